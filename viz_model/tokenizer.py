@@ -1,0 +1,204 @@
+"""One tokenizer for both languages, over one shared vocabulary.
+
+English is lower-cased and split into words and punctuation. Chinese is written without spaces, so it is
+split by greedy longest match over the vocabulary (the idea behind WordPiece): at each position take the
+longest vocabulary entry that starts there. Text already split by spaces is accepted too, since spaces
+only ever end a match.
+
+Nothing is dropped silently: a span the vocabulary cannot cover becomes one `<unk>` token and is reported
+by name, and input longer than the model accepts is cut and the cut is reported.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
+TO_ZH, TO_EN = "<2zh>", "<2en>"
+SPECIAL_TOKENS = (PAD, BOS, EOS, UNK, TO_ZH, TO_EN)
+DIRECTIONS = {"en2zh": ("en", "zh"), "zh2en": ("zh", "en")}
+TARGET_TAG = {"zh": TO_ZH, "en": TO_EN}
+
+# An English word may carry inner hyphens or apostrophes ("twenty-one", "don't"); a digit run is one token;
+# any other visible character is a token of its own (punctuation, symbols, emoji).
+_ENGLISH_TOKEN = re.compile(r"[a-z]+(?:['\-][a-z]+)*|[0-9]+|[^\sa-z0-9]")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+# Full-width punctuation is folded to ASCII for English; Chinese keeps its own marks.
+_FULLWIDTH_TO_ASCII = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
+
+
+def clean_text(text: str) -> str:
+    """Normalise Unicode (NFKC) and drop control, format (zero-width) and unassigned characters.
+
+    Such characters are invisible in the app, so a token made of them would only confuse a reader.
+    Whitespace controls (tab, newline) become spaces.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch in "\t\n\r\x0b\x0c":
+            kept.append(" ")
+        elif category in ("Cc", "Cf", "Cn", "Cs", "Co") or category.startswith("M") and not kept:
+            continue
+        else:
+            kept.append(ch)
+    return "".join(kept)
+
+
+def contains_chinese(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+@dataclass
+class Tokenized:
+    """The result of tokenizing one text, with everything the app must tell the user about it."""
+
+    tokens: list[str]               # what the model sees, `<unk>` included
+    ids: list[int]
+    unknown_words: list[str] = field(default_factory=list)  # the spans that became `<unk>`, in order
+    truncated: bool = False         # True when the text had more tokens than the model accepts
+    original_length: int = 0        # number of word tokens before the cut (tag and <eos> excluded)
+
+
+class Tokenizer:
+    """Maps text to ids and back. `vocab` lists tokens in id order; the special tokens come first."""
+
+    def __init__(self, vocab: list[str]):
+        if list(vocab[: len(SPECIAL_TOKENS)]) != list(SPECIAL_TOKENS):
+            raise ValueError(f"the vocabulary must start with {SPECIAL_TOKENS}")
+        if len(set(vocab)) != len(vocab):
+            raise ValueError("the vocabulary has duplicate tokens")
+        self.vocab = list(vocab)
+        self.token_to_id = {tok: i for i, tok in enumerate(self.vocab)}
+        # Longest Chinese entry bounds the greedy search window.
+        self._longest = max((len(t) for t in self.vocab if contains_chinese(t)), default=1)
+
+    # ---- construction and storage -------------------------------------------------------------------
+    @classmethod
+    def from_corpus(cls, token_lists) -> "Tokenizer":
+        """Vocabulary = special tokens + every token seen, sorted for a stable id order."""
+        words = sorted({tok for tokens in token_lists for tok in tokens} - set(SPECIAL_TOKENS))
+        return cls(list(SPECIAL_TOKENS) + words)
+
+    def save(self, path: Path) -> None:
+        Path(path).write_text(json.dumps({"format": "attention-lab-vocab", "version": 1,
+                                          "tokens": self.vocab}, ensure_ascii=False, indent=0),
+                              encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> "Tokenizer":
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("format") != "attention-lab-vocab" or data.get("version") != 1:
+            raise ValueError("not an Attention Lab vocabulary file (format/version mismatch)")
+        return cls(data["tokens"])
+
+    def __len__(self) -> int:
+        return len(self.vocab)
+
+    @property
+    def pad_id(self) -> int:
+        return self.token_to_id[PAD]
+
+    @property
+    def bos_id(self) -> int:
+        return self.token_to_id[BOS]
+
+    @property
+    def eos_id(self) -> int:
+        return self.token_to_id[EOS]
+
+    @property
+    def unk_id(self) -> int:
+        return self.token_to_id[UNK]
+
+    # ---- splitting text into tokens -----------------------------------------------------------------
+    def split(self, text: str) -> tuple[list[str], list[str]]:
+        """Split text into vocabulary tokens. Returns (tokens with `<unk>`, the unknown spans)."""
+        tokens: list[str] = []
+        unknown: list[str] = []
+        for chunk in clean_text(text).split():
+            # Special tokens typed by a user are text, not control symbols: "<eos>" must not end a sentence.
+            if contains_chinese(chunk):
+                self._split_chinese(chunk, tokens, unknown)
+            else:
+                self._split_english(chunk, tokens, unknown)
+        return tokens, unknown
+
+    def _add(self, piece: str, tokens: list[str], unknown: list[str]) -> None:
+        if piece in self.token_to_id and piece not in SPECIAL_TOKENS:
+            tokens.append(piece)
+        else:
+            tokens.append(UNK)
+            unknown.append(piece)
+
+    def _split_english(self, chunk: str, tokens: list[str], unknown: list[str]) -> None:
+        lowered = chunk.lower().translate(_FULLWIDTH_TO_ASCII)
+        for piece in _ENGLISH_TOKEN.findall(lowered):
+            self._add(piece, tokens, unknown)
+
+    def _split_chinese(self, chunk: str, tokens: list[str], unknown: list[str]) -> None:
+        i = 0
+        last_was_unknown = False
+        while i < len(chunk):
+            if not _CJK.match(chunk[i]) and chunk[i] not in self.token_to_id:
+                # A non-Chinese run inside Chinese text (Latin letters, digits, emoji): English rules.
+                j = i
+                while j < len(chunk) and not _CJK.match(chunk[j]) and chunk[j] not in self.token_to_id:
+                    j += 1
+                self._split_english(chunk[i:j], tokens, unknown)
+                i, last_was_unknown = j, False
+                continue
+            for size in range(min(self._longest, len(chunk) - i), 0, -1):
+                piece = chunk[i:i + size]
+                if piece in self.token_to_id and piece not in SPECIAL_TOKENS:
+                    tokens.append(piece)
+                    i += size
+                    last_was_unknown = False
+                    break
+            else:
+                # No entry starts here: this character joins the current unknown span.
+                if last_was_unknown:
+                    unknown[-1] += chunk[i]
+                else:
+                    tokens.append(UNK)
+                    unknown.append(chunk[i])
+                i += 1
+                last_was_unknown = True
+
+    # ---- model input -----------------------------------------------------------------------------
+    def encode_source(self, text: str, target_language: str, max_tokens: int) -> Tokenized:
+        """Encoder input: [<2xx>] + tokens + [<eos>], cut to `max_tokens` in total."""
+        words, unknown = self.split(text)
+        original_length = len(words)
+        room = max_tokens - 2
+        truncated = original_length > room
+        if truncated:
+            words = words[:room]
+            unknown = unknown[: words.count(UNK)]   # report only the unknown words that survived the cut
+        tokens = [TARGET_TAG[target_language]] + words + [EOS]
+        return Tokenized(tokens, self.ids(tokens), unknown, truncated, original_length)
+
+    def ids(self, tokens: list[str]) -> list[int]:
+        return [self.token_to_id.get(t, self.unk_id) for t in tokens]
+
+    def tokens(self, ids) -> list[str]:
+        return [self.vocab[int(i)] for i in ids]
+
+
+def detokenize(tokens: list[str], language: str) -> str:
+    """Tokens back to readable text: Chinese joins without spaces, English puts no space before punctuation."""
+    words = [t for t in tokens if t not in SPECIAL_TOKENS]
+    if language == "zh":
+        return "".join(words)
+    out = ""
+    for word in words:
+        if out and (word[0].isalnum() or word[0] in "(\"") and not out.endswith(("(", "\"")):
+            out += " "
+        elif out and word in ("(",):
+            out += " "
+        out += word
+    return out
