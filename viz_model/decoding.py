@@ -1,0 +1,163 @@
+"""Choosing the output: beam search (greedy is beam width 1), forced decoding and sequence scoring.
+
+p(y_1..y_L | x) = Π_t p(y_t | y_<t, x). Exhaustive search would score n^L sequences; beam search keeps the
+k best prefixes at every step and so scores about k·n per step. Every step is recorded in a
+`SearchRecord` so the app can replay it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from .search_record import Candidate, Hypothesis, SearchRecord, SearchStep, length_normalised_score
+
+DEFAULT_LENGTH_PENALTY = 0.75     # α in score = log P / L^α (course §6)
+
+
+@dataclass
+class _Beam:
+    ids: list[int]                # decoder input so far, starting with <bos>
+    log_prob: float               # ln P of the generated tokens
+    node: int | None              # id of its last candidate in the record
+
+
+@torch.no_grad()
+def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, max_len: int | None = None,
+                length_penalty: float = DEFAULT_LENGTH_PENALTY, prefix: list[int] = (),
+                alternatives: int = 3) -> SearchRecord:
+    """Beam search from one source sentence, recording every step.
+
+    All live beams are decoded as one batch per step. At each step the `slots` best extensions (ranked by
+    ln P; all have the same length) are kept, where slots = beam_width − finished hypotheses: a hypothesis
+    that ends with <eos> leaves the beam and takes its slot with it. The search ends when every slot is
+    finished or `max_len` tokens were generated. Hypotheses are ranked by ln P / L^α.
+
+    Only the top max(slots, `alternatives`) extensions of each beam are recorded: the others could not have
+    been kept (the global top k is always inside the per-beam top k), and a tree of 1,000 pruned leaves
+    per step teaches nothing. `prefix` forces the first tokens ("what if the model had chosen this word?").
+    """
+    if beam_width < 1:
+        raise ValueError("beam_width must be at least 1")
+    max_len = min(max_len or model.config.max_len, model.config.max_len)
+    memory, source_allowed, _ = model.encode(torch.tensor([source_ids]))
+    alive = [_Beam([tokenizer.bos_id], 0.0, None)]
+    finished: list[Hypothesis] = []
+    steps: list[SearchStep] = []
+    next_node = 0
+
+    def hypothesis(beam_ids, log_prob, node, done):
+        tokens = tokenizer.tokens(beam_ids[1:])
+        return Hypothesis(tokens, log_prob, len(tokens),
+                          length_normalised_score(log_prob, len(tokens), length_penalty), done, node)
+
+    for step in range(max_len):
+        slots = 1 if step < len(prefix) else beam_width - len(finished)
+        if slots <= 0 or not alive:
+            break
+        n = len(alive)
+        logits, _ = model.decode(torch.tensor([b.ids for b in alive]), memory.expand(n, -1, -1),
+                                 source_allowed.expand(n, -1, -1, -1))
+        log_probs = logits[:, -1].log_softmax(-1)                         # (n, V)
+        top_lp, top_ids = log_probs.topk(min(max(slots, alternatives), log_probs.size(-1)), dim=-1)
+
+        scored = []   # (cumulative ln P, beam index, token id, ln p)
+        for b, beam in enumerate(alive):
+            for lp, tok in zip(top_lp[b].tolist(), top_ids[b].tolist()):
+                scored.append((beam.log_prob + lp, b, tok, lp))
+            if step < len(prefix) and prefix[step] not in top_ids[b].tolist():
+                lp = log_probs[b, prefix[step]].item()
+                scored.append((beam.log_prob + lp, b, prefix[step], lp))
+        if step < len(prefix):   # forced: the prefix token wins whatever its probability
+            scored.sort(key=lambda c: (c[2] != prefix[step], -c[0]))
+        else:
+            scored.sort(key=lambda c: -c[0])
+
+        candidates, new_alive = [], []
+        for rank, (cum, b, tok, lp) in enumerate(scored):
+            length = step + 1
+            ids = alive[b].ids + [tok]
+            if rank < slots:
+                status = "finished" if tok == tokenizer.eos_id else "kept"
+            else:
+                status = "pruned"
+            candidates.append(Candidate(step=step, parent=alive[b].node, token=tokenizer.vocab[tok],
+                                        prob=math.exp(lp), log_prob=lp, cumulative_log_prob=cum,
+                                        length=length,
+                                        score=length_normalised_score(cum, length, length_penalty),
+                                        status=status, hypothesis=next_node))
+            if status == "finished":
+                finished.append(hypothesis(ids, cum, next_node, True))
+            elif status == "kept":
+                new_alive.append(_Beam(ids, cum, next_node))
+            next_node += 1
+        steps.append(SearchStep(step, candidates))
+        alive = new_alive
+
+    # Beams still open at max_len are returned too, marked unfinished, so a cut-off output is visible.
+    hypotheses = finished + [hypothesis(b.ids, b.log_prob, b.node, False) for b in alive]
+    hypotheses.sort(key=lambda h: -h.score)
+    return SearchRecord(steps=steps, hypotheses=hypotheses, beam_width=beam_width,
+                        length_penalty_alpha=length_penalty, max_len=max_len)
+
+
+def greedy_search(model, tokenizer, source_ids: list[int], max_len: int | None = None,
+                  alternatives: int = 3) -> SearchRecord:
+    """Take the most probable token at every step: beam search with k = 1."""
+    return beam_search(model, tokenizer, source_ids, beam_width=1, max_len=max_len, length_penalty=0.0,
+                       alternatives=alternatives)
+
+
+@torch.no_grad()
+def greedy_batch(model, tokenizer, sources: list[list[int]], max_len: int | None = None) -> list[list[int]]:
+    """Greedy decoding of many sentences at once (for evaluation); returns ids without <bos>/<eos>."""
+    max_len = min(max_len or model.config.max_len, model.config.max_len)
+    width = max(len(s) for s in sources)
+    src = torch.full((len(sources), width), tokenizer.pad_id)
+    for i, s in enumerate(sources):
+        src[i, :len(s)] = torch.tensor(s)
+    memory, source_allowed, _ = model.encode(src)
+    out = torch.full((len(sources), 1), tokenizer.bos_id)
+    done = torch.zeros(len(sources), dtype=torch.bool)
+    for _ in range(max_len):
+        logits, _ = model.decode(out, memory, source_allowed)
+        nxt = logits[:, -1].argmax(-1)
+        nxt = torch.where(done, torch.full_like(nxt, tokenizer.pad_id), nxt)
+        out = torch.cat([out, nxt[:, None]], dim=1)
+        done |= nxt == tokenizer.eos_id
+        if done.all():
+            break
+    results = []
+    for row in out[:, 1:].tolist():
+        results.append(row[:row.index(tokenizer.eos_id)] if tokenizer.eos_id in row
+                       else [t for t in row if t != tokenizer.pad_id])
+    return results
+
+
+@dataclass
+class SequenceScore:
+    """How probable the model finds one given translation, token by token (teacher forcing)."""
+
+    tokens: list[str]             # the target tokens followed by <eos>
+    probs: list[float]            # p(y_t | y_<t, x) for each of them
+    log_probs: list[float]        # ln of the above
+    log_prob: float               # ln P(y | x), the sum
+
+    @property
+    def prob(self) -> float:
+        return math.exp(self.log_prob)
+
+
+@torch.no_grad()
+def score_target(model, tokenizer, source_ids: list[int], target_ids: list[int]) -> SequenceScore:
+    """P(target | source) under the model, with the probability of each token (target without <bos>/<eos>)."""
+    decoder_input = [tokenizer.bos_id] + list(target_ids)
+    predicted = list(target_ids) + [tokenizer.eos_id]
+    if len(decoder_input) > model.config.max_len:
+        raise ValueError(f"the target is longer than the model's {model.config.max_len} positions")
+    memory, source_allowed, _ = model.encode(torch.tensor([source_ids]))
+    logits, _ = model.decode(torch.tensor([decoder_input]), memory, source_allowed)
+    log_probs = logits[0].log_softmax(-1)[torch.arange(len(predicted)), torch.tensor(predicted)].tolist()
+    return SequenceScore(tokenizer.tokens(predicted), [math.exp(lp) for lp in log_probs], log_probs,
+                         float(sum(log_probs)))
