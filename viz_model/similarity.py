@@ -1,0 +1,230 @@
+"""Similarity, scoring functions and softmax (course §2–3), and the course's hand-worked examples.
+
+numpy in, numpy out (float64). Row vectors throughout: A (n, d) and B (m, d) give (n, m) matrices whose
+rows are the first argument's vectors (the queries) and columns the second's (the keys).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _rows(x) -> np.ndarray:
+    """A vector (d,) or matrix (n, d) as a float64 matrix (n, d)."""
+    return np.atleast_2d(np.asarray(x, dtype=np.float64))
+
+
+# ------------------------------------------------------------------------------ similarity functions
+
+
+def dot_similarity(A, B) -> np.ndarray:
+    """a·b for every pair: (n, d), (m, d) -> (n, m). Grows with the vectors' lengths."""
+    return _rows(A) @ _rows(B).T
+
+
+def scaled_dot_similarity(A, B) -> np.ndarray:
+    """a·b / √d: (n, d), (m, d) -> (n, m).
+
+    For random vectors with unit-variance entries a·b has variance d; dividing by √d brings it back to 1,
+    so a softmax over such scores does not saturate as d grows (Vaswani et al. 2017, §3.2.1).
+    """
+    A = _rows(A)
+    return dot_similarity(A, B) / math.sqrt(A.shape[1])
+
+
+def cosine_similarity(A, B) -> np.ndarray:
+    """cos θ = a·b / (|a| |b|) in [-1, 1]: (n, d), (m, d) -> (n, m). Ignores the vectors' lengths.
+
+    Convention: a zero vector has no direction, so its cosine with anything is defined as 0 (not NaN).
+    """
+    A, B = _rows(A), _rows(B)
+    norms = np.linalg.norm(A, axis=1)[:, None] * np.linalg.norm(B, axis=1)[None, :]  # (n, m)
+    dots = A @ B.T
+    out = np.zeros_like(dots)
+    np.divide(dots, norms, out=out, where=norms > 0)
+    return np.clip(out, -1.0, 1.0)  # rounding can step just outside [-1, 1]; arccos needs inside
+
+
+def angle_degrees(A, B) -> np.ndarray:
+    """θ = arccos(cos θ) in degrees: (n, d), (m, d) -> (n, m) (course: cos 14° = 0.97)."""
+    return np.degrees(np.arccos(cosine_similarity(A, B)))
+
+
+@dataclass
+class SimilarityTable:
+    """All pairwise similarities of one set of vectors, each (n, n)."""
+
+    dot: np.ndarray
+    scaled_dot: np.ndarray  # dot / √d
+    cosine: np.ndarray
+    angle_degrees: np.ndarray
+
+
+def similarity_table(vectors) -> SimilarityTable:
+    """Dot, scaled dot, cosine and angle between every pair of rows of `vectors` (n, d)."""
+    V = _rows(vectors)
+    return SimilarityTable(dot_similarity(V, V), scaled_dot_similarity(V, V),
+                           cosine_similarity(V, V), angle_degrees(V, V))
+
+
+# ---------------------------------------------------------------------- scoring functions (course §3)
+
+
+def additive_score(x, q, W, U, v) -> np.ndarray:
+    """s(x, q) = vᵀ tanh(W x + U q) for each row of x (Bahdanau et al. 2015).
+
+    x (n, d_x), q (d_q,), W (h, d_x), U (h, d_q), v (h,) -> (n,).
+    """
+    hidden = np.tanh(_rows(x) @ np.asarray(W, float).T + np.asarray(U, float) @ np.asarray(q, float))  # (n, h)
+    return hidden @ np.asarray(v, float)
+
+
+def bilinear_score(x, q, W) -> np.ndarray:
+    """s(x, q) = xᵀ W q for each row of x (Luong et al. 2015). x (n, d_x), q (d_q,), W (d_x, d_q) -> (n,)."""
+    return _rows(x) @ np.asarray(W, float) @ np.asarray(q, float)
+
+
+def softmax(scores, temperature: float = 1.0, axis: int = -1) -> np.ndarray:
+    """softmax(s)_i = exp(s_i / T) / Σ_j exp(s_j / T) along `axis`; same shape as scores.
+
+    Subtracting the maximum first changes nothing mathematically (it cancels) but keeps exp from
+    overflowing. T > 1 flattens the weights, T < 1 sharpens them toward the maximum (hard attention).
+    -inf scores (masked positions) get weight exactly 0.
+    """
+    s = np.asarray(scores, dtype=np.float64) / temperature
+    s = s - np.max(s, axis=axis, keepdims=True)
+    e = np.exp(s)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def sum_normalise(scores) -> np.ndarray:
+    """s_i / Σ_j s_j: the "plain normalisation" of course §2. (n,) -> (n,).
+
+    Raises ZeroDivisionError when the scores sum to 0 (course: 1·Orange − 1·Motorcycle), and gives
+    negative "weights" for negative scores: the reason attention uses softmax instead.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    total = s.sum()
+    if total == 0:
+        raise ZeroDivisionError(f"scores {s.tolist()} sum to 0: plain normalisation is undefined")
+    return s / total
+
+
+# ------------------------------------------------------------------------ the course's word vectors
+
+COURSE_FEATURES = ("Tech", "Fruitness", "Other")
+COURSE_WORDS = {"orange": (0, 3, 0), "phone": (4, 0, 0), "apple": (2, 2, 0), "and": (0, 0, 2), "an": (0, 0, 3)}
+# The 2-feature (Tech, Fruitness) vectors of the dot-product example: (1,4)·(0,3) = 12, (1,4)·(3,0) = 3,
+# (0,3)·(3,0) = 0. The notes do not name the words.
+COURSE_2D_FEATURES = ("Tech", "Fruitness")
+COURSE_2D_VECTORS = ((1, 4), (0, 3), (3, 0))
+
+
+@dataclass
+class MoveResult:
+    """How attention over a sentence moves one word's vector (course §2, "移动过程"). k = words used."""
+
+    words: list[str]  # the k words attended over
+    focus: str  # the word whose vector moves
+    vectors: np.ndarray  # (k, d) their vectors
+    similarities: np.ndarray  # (k,) cos(focus, word), rounded if asked
+    raw_vector: np.ndarray  # (d,) Σ sim_i v_i before any normalisation ("1·Orange + 0.71·Apple")
+    sum_weights: np.ndarray | None  # (k,) sim_i / Σ sim; None when Σ sim = 0 (undefined)
+    sum_vector: np.ndarray | None  # (d,) Σ sum_weights_i v_i
+    weights: np.ndarray  # (k,) softmax(sim)
+    new_vector: np.ndarray  # (d,) Σ weights_i v_i: the focus word's vector in context
+
+
+def contextual_move(
+    words: list[str],
+    vectors: dict,
+    focus: str,
+    round_similarities: int | None = None,
+    count_duplicates: bool = False,
+) -> MoveResult:
+    """Move `focus` toward the words it is similar to: new = Σ softmax(cos(focus, w))_w · v_w.
+
+    words: the sentence, e.g. ["an", "apple", "and", "an", "orange"]; vectors: word -> feature tuple.
+    Duplicates: the course counts each distinct word once ("an" appears twice but the worked example has
+    four words: orange, apple, and, an), so by default words are de-duplicated, keeping first-appearance
+    order. count_duplicates=True gives each occurrence its own weight, as real self-attention does.
+    round_similarities: the notes round cos to 2 decimals (0.71) before normalising; pass 2 to get their
+    0.58/0.42 sum-normalised weights (exact cos 0.7071 gives 0.586/0.414, i.e. 0.59/0.41).
+    For the course's "pairwise" version pass just two words, e.g. ["orange", "apple"].
+    """
+    if focus not in words:
+        raise ValueError(f"focus word {focus!r} is not in the sentence")
+    used = list(words) if count_duplicates else list(dict.fromkeys(words))
+    V = np.array([vectors[w] for w in used], dtype=np.float64)  # (k, d)
+    sims = cosine_similarity(np.asarray(vectors[focus], dtype=np.float64), V)[0]  # (k,)
+    if round_similarities is not None:
+        sims = np.round(sims, round_similarities)
+    try:
+        sum_weights = sum_normalise(sims)
+        sum_vector = sum_weights @ V
+    except ZeroDivisionError:
+        sum_weights = sum_vector = None
+    weights = softmax(sims)
+    return MoveResult(used, focus, V, sims, sims @ V, sum_weights, sum_vector, weights, weights @ V)
+
+
+# -------------------------------------------------------------------- scaled dot-product attention
+
+
+@dataclass
+class AttentionArithmetic:
+    """Every step of softmax(q kᵀ / √d_k) v for m queries and n keys."""
+
+    scores: np.ndarray  # (m, n) q·k
+    scale: float  # √d_k
+    scaled: np.ndarray  # (m, n) q·k / √d_k
+    weights: np.ndarray  # (m, n) softmax over each row (keys), rows sum to 1
+    weighted_values: np.ndarray  # (m, n, d_v) weights[i, j] · v_j, the terms of the sum
+    output: np.ndarray  # (m, d_v) z_i = Σ_j weights[i, j] v_j
+
+
+def attention_arithmetic(q, k, v, scale_dim: int | None = None) -> AttentionArithmetic:
+    """Scaled dot-product attention with the working shown. q (m, d), k (n, d), v (n, d_v).
+
+    Uses the model's own `scaled_dot_product_attention`, so the page and the model share one
+    implementation. scale_dim: the d_k to divide by, when small stand-in vectors represent bigger ones
+    (the course divides by √64 = 8). It is applied by zero-padding q and k to scale_dim columns, which
+    leaves every q·k unchanged and makes the model's √(size of q) equal √scale_dim.
+    """
+    # Imported here so the similarity functions above (and projection.py) need neither torch nor the model.
+    import torch
+
+    from viz_model.model import scaled_dot_product_attention
+
+    q, k, v = _rows(q), _rows(k), _rows(v)
+    d = q.shape[1]
+    scale_dim = d if scale_dim is None else scale_dim
+    if scale_dim < d:
+        raise ValueError(f"scale_dim {scale_dim} is smaller than the vectors' dimension {d}")
+    pad = ((0, 0), (0, scale_dim - d))
+    qt, kt, vt = (torch.from_numpy(np.ascontiguousarray(a)) for a in (np.pad(q, pad), np.pad(k, pad), v))
+    output, scores, scaled, weights = (t.numpy() for t in scaled_dot_product_attention(qt, kt, vt))
+    return AttentionArithmetic(
+        scores=scores,
+        scale=math.sqrt(scale_dim),
+        scaled=scaled,
+        weights=weights,
+        weighted_values=weights[:, :, None] * v[None, :, :],
+        output=output,
+    )
+
+
+def course_attention_example() -> AttentionArithmetic:
+    """"Thinking Machines" (course §3, d_k = 64): q1·k1 = 112, q1·k2 = 96; ÷ 8 -> 14, 12; softmax -> 0.88,
+    0.12; z1 = 0.88 v1 + 0.12 v2.
+
+    The lecture's 64-dim vectors are not given; these 4-dim stand-ins have the same dot products and are
+    scaled as d_k = 64. v1 = (1, 0), v2 = (0, 1), so z1 = (0.88, 0.12) reads off the weights directly.
+    """
+    q = [[4, 4, 4, 4]]  # q1 ("Thinking")
+    k = [[7, 7, 7, 7], [6, 6, 6, 6]]  # k1 ("Thinking"), k2 ("Machines"): 4·28 = 112, 4·24 = 96
+    v = [[1, 0], [0, 1]]
+    return attention_arithmetic(q, k, v, scale_dim=64)
