@@ -88,3 +88,18 @@ def test_beam_stops_at_max_len_with_unfinished_hypotheses():
 def test_course_costs():
     assert exhaustive_count(10000, 10) == 10**40
     assert beam_cost(5, 10000, 10) == 5 * 10**5
+
+
+def test_finished_hypotheses_keep_their_place_in_the_beam():
+    # as in the model's beam search: k = 2, one finishes at step 0, so only 1 slot is left afterwards
+    def next_probs(prefix):
+        return {"A": 0.4, EOS: 0.6} if not prefix else {"A": 0.9, EOS: 0.1}
+
+    record = beam_search(next_probs, beam_width=2, max_len=3).record
+    assert [c.status for c in record.steps[0].candidates] == ["finished", "kept"]
+    assert [sum(c.status != "pruned" for c in s.candidates) for s in record.steps[1:]] == [1, 1]
+    assert [h.tokens for h in record.hypotheses] == [[EOS], ["A", "A", "A"]]
+    assert record.hypotheses[1].finished is False
+    # with a length penalty the longer hypothesis can win: ln(.4·.9·.9)/3^α vs ln(.6)/1
+    alpha = beam_search(next_probs, beam_width=2, max_len=3, length_penalty_alpha=2.0).record
+    assert alpha.hypotheses[0].tokens == ["A", "A", "A"]

@@ -99,10 +99,11 @@ def beam_search(
 
     At each step every live prefix is extended by every token; all candidates are ranked by score
     (log P / L**alpha; at one step all have the same L, so this is the ranking by P) and the top
-    `beam_width` survive. A survivor ending in <eos> is "finished" and leaves the beam, so the beam
-    shrinks as hypotheses finish; the search stops when the beam is empty or after `max_len` steps.
-    Prefixes still live at max_len are returned as unfinished hypotheses.
-    Hypotheses are ranked finished first, then by score (best first).
+    `beam_width - finished so far` survive. A survivor ending in <eos> is "finished" and leaves the beam
+    for good, so the beam shrinks as hypotheses finish; the search stops when k hypotheses have finished,
+    the beam is empty, or after `max_len` steps. Prefixes still live at max_len are returned as
+    unfinished hypotheses. Hypotheses are ranked by score, best first. These are the rules of the model's
+    beam search in viz_model/decoding.py, so the toy and the model draw the same kind of tree.
     """
     live: list[Candidate | None] = [None]  # None = the empty prefix (root of the tree)
     tokens_of: dict[int, list[str]] = {}
@@ -110,7 +111,8 @@ def beam_search(
     hypotheses: list[Hypothesis] = []
     next_id = itertools.count()
     for step in range(max_len):
-        if not live:
+        slots = beam_width - len(hypotheses)  # finished hypotheses keep their place in the beam
+        if slots <= 0 or not live:
             break
         scored = []
         for parent in live:
@@ -124,7 +126,7 @@ def beam_search(
         scored.sort(key=lambda row: -row[0])  # stable: ties keep parent, then vocabulary, order
         candidates, live = [], []
         for rank, (score, parent, token, p, log_p, cumulative) in enumerate(scored):
-            status = "pruned" if rank >= beam_width else ("finished" if token == EOS else "kept")
+            status = "pruned" if rank >= slots else ("finished" if token == EOS else "kept")
             node = Candidate(
                 step=step,
                 parent=parent.hypothesis if parent else None,
@@ -147,7 +149,7 @@ def beam_search(
                 live.append(node)
         steps.append(SearchStep(step, candidates))
     hypotheses += [_hypothesis(node, tokens_of, finished=False) for node in live]
-    hypotheses.sort(key=lambda h: (not h.finished, -h.score))
+    hypotheses.sort(key=lambda h: -h.score)
     record = SearchRecord(steps, hypotheses, beam_width, length_penalty_alpha, max_len)
     best = hypotheses[0]
     return SearchResult(best.tokens, best.prob, best.log_prob, record.candidates_scored, record)
@@ -170,8 +172,8 @@ def exhaustive_search(
     """Score every sequence up to max_len tokens and return the best finished one.
 
     Enumerates every sequence that ends with <eos> at some length <= max_len, plus the ones cut off at
-    max_len (counted in `examined`, but a finished sequence is preferred, as in beam_search). Ranking
-    is by score log P / L**alpha. Because nothing follows <eos>, the count is a little below the
+    max_len (counted in `examined`; the best is chosen among finished sequences, or among the cut-off
+    ones if none can finish). Ranking is by score log P / L**alpha. Because nothing follows <eos>, the count is a little below the
     course's n**T (which ignores <eos>): here 1 + 3 + 9 + 27 + 81 = 121 sequences for n=4, T=4.
     """
     best_key, best = None, None
