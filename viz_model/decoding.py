@@ -26,7 +26,7 @@ class _Beam:
 @torch.no_grad()
 def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, max_len: int | None = None,
                 length_penalty: float = DEFAULT_LENGTH_PENALTY, prefix: list[int] = (),
-                alternatives: int = 3) -> SearchRecord:
+                alternatives: int = 3, min_len: int = 0) -> SearchRecord:
     """Beam search from one source sentence, recording every step.
 
     All live beams are decoded as one batch per step. At each step the `slots` best extensions (ranked by
@@ -36,7 +36,8 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
 
     Only the top max(slots, `alternatives`) extensions of each beam are recorded: the others could not have
     been kept (the global top k is always inside the per-beam top k), and a tree of 1,000 pruned leaves
-    per step teaches nothing. `prefix` forces the first tokens ("what if the model had chosen this word?").
+    per step teaches nothing. `prefix` forces the first tokens ("what if the model had chosen this word?");
+    `min_len` forbids <eos> before that many tokens (used to measure the cost of long outputs).
     """
     if beam_width < 1:
         raise ValueError("beam_width must be at least 1")
@@ -60,6 +61,8 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
         logits, _ = model.decode(torch.tensor([b.ids for b in alive]), memory.expand(n, -1, -1),
                                  source_allowed.expand(n, -1, -1, -1))
         log_probs = logits[:, -1].log_softmax(-1)                         # (n, V)
+        if step + 1 < min_len:
+            log_probs[:, tokenizer.eos_id] = float("-inf")
         top_lp, top_ids = log_probs.topk(min(max(slots, alternatives), log_probs.size(-1)), dim=-1)
 
         scored = []   # (cumulative ln P, beam index, token id, ln p)

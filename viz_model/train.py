@@ -1,0 +1,211 @@
+"""Train the shipped translator from scratch: `python -m viz_model.train`.
+
+Deterministic from a seed on CPU: the corpus, the batch order and the initial weights all come from it.
+Prints steps, loss, tokens/s and, every so often, validation BLEU; writes assets/model/ at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from . import checkpoint, corpus
+from .config import ModelConfig
+from .decoding import greedy_batch
+from .metrics import corpus_bleu
+from .model import Transformer
+from .tokenizer import Tokenizer
+
+
+@dataclass
+class TrainConfig:
+    steps: int = 3000
+    batch_size: int = 128             # sentence pairs per step
+    peak_lr: float = 1e-3
+    warmup_steps: int = 300           # post-LN needs a gentle start
+    final_lr_fraction: float = 0.05   # cosine decay down to this share of the peak
+    label_smoothing: float = 0.1
+    weight_decay: float = 0.01
+    eval_every: int = 500
+    eval_sentences: int = 200         # per direction, greedy, for the progress display
+    seed: int = 0
+    threads: int = 2
+
+
+@dataclass
+class Example:
+    source_ids: list[int]
+    target_ids: list[int]             # without <bos>/<eos>
+    direction: str
+
+
+def make_examples(pairs, tokenizer: Tokenizer, max_len: int) -> list[Example]:
+    """Each pair gives one example per direction it allows; the source carries the target-language tag."""
+    examples = []
+    for pair in pairs:
+        for direction, src_text, tgt_tokens, tgt_lang in (("en2zh", pair.en, pair.zh_tokens, "zh"),
+                                                          ("zh2en", pair.zh, pair.en_tokens, "en")):
+            if pair.direction not in ("both", direction):
+                continue
+            source = tokenizer.encode_source(src_text, tgt_lang, max_len)
+            target = tokenizer.ids(list(tgt_tokens))
+            if source.truncated or len(target) + 1 > max_len or source.unknown_words:
+                raise ValueError(f"training example does not fit the model: {src_text!r}")
+            examples.append(Example(source.ids, target, direction))
+    return examples
+
+
+def batches(examples: list[Example], batch_size: int, rng: random.Random):
+    """Endless shuffled batches; each batch groups similar lengths so little compute goes to padding."""
+    while True:
+        order = list(range(len(examples)))
+        rng.shuffle(order)
+        chunk = batch_size * 50
+        for start in range(0, len(order), chunk):
+            block = sorted(order[start:start + chunk], key=lambda i: len(examples[i].target_ids))
+            group = [block[i:i + batch_size] for i in range(0, len(block), batch_size)]
+            rng.shuffle(group)
+            for indices in group:
+                yield [examples[i] for i in indices]
+
+
+def collate(batch: list[Example], tokenizer: Tokenizer):
+    """-> source (B, S), decoder input (B, T) = <bos> y, decoder target (B, T) = y <eos>, padded."""
+    pad = tokenizer.pad_id
+    S = max(len(e.source_ids) for e in batch)
+    T = max(len(e.target_ids) for e in batch) + 1
+    src = torch.full((len(batch), S), pad)
+    dec_in = torch.full((len(batch), T), pad)
+    dec_out = torch.full((len(batch), T), pad)
+    for i, e in enumerate(batch):
+        src[i, :len(e.source_ids)] = torch.tensor(e.source_ids)
+        dec_in[i, :len(e.target_ids) + 1] = torch.tensor([tokenizer.bos_id] + e.target_ids)
+        dec_out[i, :len(e.target_ids) + 1] = torch.tensor(e.target_ids + [tokenizer.eos_id])
+    return src, dec_in, dec_out
+
+
+def learning_rate(step: int, cfg: TrainConfig) -> float:
+    if step < cfg.warmup_steps:
+        return cfg.peak_lr * (step + 1) / cfg.warmup_steps
+    progress = (step - cfg.warmup_steps) / max(1, cfg.steps - cfg.warmup_steps)
+    cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    return cfg.peak_lr * (cfg.final_lr_fraction + (1 - cfg.final_lr_fraction) * cosine)
+
+
+@torch.no_grad()
+def mean_loss(model, examples, tokenizer, batch_size=256) -> float:
+    """Mean per-token cross-entropy (nats, no label smoothing) over `examples`."""
+    model.eval()
+    total, count = 0.0, 0
+    for start in range(0, len(examples), batch_size):
+        src, dec_in, dec_out = collate(examples[start:start + batch_size], tokenizer)
+        logits = model(src, dec_in)
+        total += F.cross_entropy(logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
+                                 reduction="sum").item()
+        count += (dec_out != tokenizer.pad_id).sum().item()
+    model.train()
+    return total / count
+
+
+@torch.no_grad()
+def greedy_bleu(model, examples, tokenizer) -> float:
+    """Corpus BLEU (0–100) of greedy outputs, a quick progress signal (the card uses beam search)."""
+    model.eval()
+    outputs = []
+    for start in range(0, len(examples), 128):
+        outputs += greedy_batch(model, tokenizer, [e.source_ids for e in examples[start:start + 128]])
+    model.train()
+    return corpus_bleu([tokenizer.tokens(o) for o in outputs],
+                       [[tokenizer.tokens(e.target_ids)] for e in examples]).score_100
+
+
+def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfig(),
+          model_dir: Path | None = checkpoint.MODEL_DIR, log=print):
+    """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model, tokenizer, card)."""
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    rng = random.Random(cfg.seed)
+    pairs = corpus.generate_pairs(seed=cfg.seed)
+    splits = corpus.split_corpus(pairs, seed=cfg.seed)
+    tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
+    model_config = model_config or ModelConfig(vocab_size=len(tokenizer))
+    if model_config.vocab_size != len(tokenizer):
+        model_config = ModelConfig(**{**model_config.to_dict(), "vocab_size": len(tokenizer)})
+    model = Transformer(model_config)
+    examples = {name: make_examples(split, tokenizer, model_config.max_len) for name, split in splits.items()}
+    quick_eval = {d: [e for e in examples["validation"] if e.direction == d][:cfg.eval_sentences]
+                  for d in ("en2zh", "zh2en")}
+    log(f"corpus: {', '.join(f'{k} {len(v)}' for k, v in examples.items())} examples; "
+        f"vocabulary {len(tokenizer)}; parameters {model.num_parameters():,}")
+
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98),
+                                  weight_decay=cfg.weight_decay)
+    model.train()
+    stream = batches(examples["train"], cfg.batch_size, rng)
+    start = time.time()
+    tokens_seen, window_loss, window_steps = 0, 0.0, 0
+    losses = []
+    for step in range(cfg.steps):
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate(step, cfg)
+        src, dec_in, dec_out = collate(next(stream), tokenizer)
+        logits = model(src, dec_in)
+        loss = F.cross_entropy(logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
+                               label_smoothing=cfg.label_smoothing)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        tokens_seen += int((src != tokenizer.pad_id).sum() + (dec_out != tokenizer.pad_id).sum())
+        window_loss += loss.item()
+        window_steps += 1
+        losses.append(loss.item())
+        if (step + 1) % 50 == 0 or step + 1 == cfg.steps:
+            elapsed = time.time() - start
+            log(f"step {step + 1:5d}/{cfg.steps}  loss {window_loss / window_steps:.3f}  "
+                f"lr {learning_rate(step, cfg):.2e}  {tokens_seen / elapsed:,.0f} tokens/s  "
+                f"{elapsed / 60:.1f} min, ~{elapsed / (step + 1) * (cfg.steps - step - 1) / 60:.1f} min left")
+            window_loss, window_steps = 0.0, 0
+        if (step + 1) % cfg.eval_every == 0 or step + 1 == cfg.steps:
+            scores = {d: greedy_bleu(model, ex, tokenizer) for d, ex in quick_eval.items()}
+            log(f"  validation greedy BLEU: en→zh {scores['en2zh']:.1f}, zh→en {scores['zh2en']:.1f}")
+
+    train_seconds = time.time() - start
+    model.eval()
+    card = {
+        "name": "attention-lab-en-zh",
+        "config": model_config.to_dict(),
+        "norm_placement": "pre-LN" if model_config.norm_first else "post-LN (as in the paper)",
+        "parameters": model.num_parameters(),
+        "vocabulary_size": len(tokenizer),
+        "training": {**cfg.__dict__, "examples": len(examples["train"]),
+                     "train_seconds": round(train_seconds, 1), "tokens_seen": tokens_seen,
+                     "final_train_loss": round(sum(losses[-50:]) / len(losses[-50:]), 4),
+                     "validation_loss": round(mean_loss(model, examples["validation"], tokenizer), 4)},
+        "corpus": {name: len(split) for name, split in splits.items()},
+    }
+    if model_dir is not None:
+        from .evaluate import evaluate   # test BLEU with beam search, perplexity, course accuracy
+        card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
+        checkpoint.save(model, tokenizer, card, model_dir)
+        log(f"saved to {model_dir}")
+    return model, tokenizer, card
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Train the Attention Lab translator from scratch.")
+    parser.add_argument("--steps", type=int, default=TrainConfig.steps)
+    parser.add_argument("--seed", type=int, default=TrainConfig.seed)
+    parser.add_argument("--out", type=Path, default=checkpoint.MODEL_DIR)
+    args = parser.parse_args(argv)
+    train(cfg=TrainConfig(steps=args.steps, seed=args.seed), model_dir=args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""The model as the app and the command line use it: text in, translation, search record and trace out.
+
+This is the one entry point the pages call. It holds the shared model object and keeps nothing per call,
+so many sessions on many threads can use one `Translator`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import checkpoint
+from .decoding import DEFAULT_LENGTH_PENALTY, SequenceScore, beam_search, score_target
+from .search_record import SearchRecord
+from .tokenizer import DIRECTIONS, EOS, Tokenized, Tokenizer, contains_chinese, detokenize
+from .trace import TranslationTrace, build_trace
+
+DEFAULT_BEAM_WIDTH = 4
+
+
+def normalise_direction(direction: str | None, default: str = "en2zh") -> str:
+    """Any unknown value (e.g. from a hand-edited URL) falls back to the default."""
+    return direction if direction in DIRECTIONS else default
+
+
+def suggested_direction(text: str) -> str:
+    """Chinese characters in the text suggest zh→en, otherwise en→zh."""
+    return "zh2en" if contains_chinese(text) else "en2zh"
+
+
+@dataclass
+class Translation:
+    direction: str                      # "en2zh" or "zh2en"
+    source: Tokenized                   # encoder input: <2xx> words <eos>, unknown words, truncation
+    record: SearchRecord                # every step of the search
+    output_tokens: list[str]            # best hypothesis, without <eos>
+    output_text: str
+    trace: TranslationTrace             # one recorded pass over (source, output_tokens)
+
+    @property
+    def source_words(self) -> list[str]:
+        return self.source.tokens[1:-1]
+
+    @property
+    def target_language(self) -> str:
+        return DIRECTIONS[self.direction][1]
+
+
+class Translator:
+    def __init__(self, model, tokenizer: Tokenizer, card: dict):
+        self.model, self.tokenizer, self.card = model, tokenizer, card
+
+    @classmethod
+    def load(cls, model_dir: Path = checkpoint.MODEL_DIR) -> "Translator":
+        """Load the shipped model; raises checkpoint.CheckpointError naming the broken file."""
+        return cls(*checkpoint.load(model_dir))
+
+    @property
+    def config(self):
+        return self.model.config
+
+    @property
+    def max_source_words(self) -> int:
+        """Words the encoder takes; the tag and <eos> use the remaining two positions."""
+        return self.config.max_len - 2
+
+    def encode(self, text: str, direction: str) -> Tokenized:
+        return self.tokenizer.encode_source(text, DIRECTIONS[normalise_direction(direction)][1],
+                                            self.config.max_len)
+
+    def is_empty(self, text: str) -> bool:
+        """True when the text has no token at all (blank, or only invisible characters)."""
+        return not self.tokenizer.split(text)[0]
+
+    def translate(self, text: str, direction: str = "en2zh", beam_width: int = DEFAULT_BEAM_WIDTH,
+                  length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
+                  prefix: str = "") -> Translation:
+        """Translate with beam search and trace the best output. `prefix` forces its first target words."""
+        direction = normalise_direction(direction)
+        source = self.encode(text, direction)
+        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0])
+                      if i != self.tokenizer.unk_id][: self.config.max_len - 2]
+        record = beam_search(self.model, self.tokenizer, source.ids, beam_width=beam_width,
+                             max_len=max_len, length_penalty=length_penalty, prefix=prefix_ids)
+        output = [t for t in record.hypotheses[0].tokens if t != EOS]
+        output = output[: self.config.max_len - 1]           # room for <bos> in the traced pass
+        trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output))
+        language = DIRECTIONS[direction][1]
+        return Translation(direction, source, record, output, detokenize(output, language), trace)
+
+    def trace(self, text: str, direction: str, target_text: str) -> TranslationTrace:
+        """Trace the model reading a given translation (teacher forcing) instead of its own output."""
+        source = self.encode(text, direction)
+        target = self.tokenizer.split(target_text)[0][: self.config.max_len - 1]
+        return build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target))
+
+    def score(self, text: str, direction: str, target_text: str) -> SequenceScore:
+        """How probable the model finds `target_text` as the translation of `text`."""
+        source = self.encode(text, direction)
+        target = self.tokenizer.split(target_text)[0][: self.config.max_len - 1]
+        return score_target(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target))
+
+    # ---- parameters the pages show --------------------------------------------------------------
+    def embedding_matrix(self) -> np.ndarray:
+        """(V, d) the one embedding table, row i for token i (unscaled)."""
+        return self.model.embedding.weight.detach().numpy().copy()
+
+    def attention_parameters(self, kind: str, layer: int) -> dict[str, np.ndarray]:
+        """W_Q, W_K, W_V, W_O as (d, d) matrices that multiply row vectors (x @ W), and their biases.
+
+        Head h uses columns h·d_k … (h+1)·d_k − 1 of W_Q, W_K, W_V and the same rows of W_O.
+        """
+        if kind == "encoder_self":
+            module = self.model.encoder_layers[layer].self_attention
+        elif kind == "decoder_self":
+            module = self.model.decoder_layers[layer].self_attention
+        elif kind == "cross":
+            module = self.model.decoder_layers[layer].cross_attention
+        else:
+            raise ValueError(f"unknown attention kind {kind!r}")
+        out = {}
+        with torch.no_grad():
+            for name in ("w_q", "w_k", "w_v", "w_o"):
+                linear = getattr(module, name)
+                out[name.upper()] = linear.weight.T.numpy().copy()
+                out["b_" + name[2:]] = linear.bias.numpy().copy()
+        return out
