@@ -1,0 +1,289 @@
+"""Tests of the training corpus: a bijective, tokenizer-consistent, deterministic English–Chinese grammar."""
+import time
+from collections import Counter
+
+import pytest
+
+from viz_model import corpus
+from viz_model.corpus import COURSE_SENTENCES, SentencePair
+from viz_model.tokenizer import Tokenizer, clean_text
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return corpus._pairs(seed=0)     # generate_pairs(0), cached for example_sentences
+
+
+@pytest.fixture(scope="module")
+def splits(pairs):
+    return corpus.split_corpus(pairs, seed=0)
+
+
+@pytest.fixture(scope="module")
+def tokenizer(pairs):
+    return Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
+
+
+# ---- determinism and size -------------------------------------------------------------------------
+def test_same_seed_same_corpus_and_fast(pairs):
+    start = time.perf_counter()
+    again = corpus.generate_pairs(seed=0)
+    assert time.perf_counter() - start < 10
+    assert again == pairs
+
+
+def test_size_and_no_duplicates(pairs):
+    assert 40_000 <= len(pairs) <= 60_000
+    assert len(set(pairs)) == len(pairs)
+    assert len({(p.en_tokens, p.zh_tokens, p.direction) for p in pairs}) == len(pairs)
+
+
+def test_pair_fields(pairs):
+    for p in pairs[:2000] + pairs[-2000:]:
+        assert isinstance(p, SentencePair)
+        assert p.direction in ("both", "en2zh", "zh2en")
+        assert all(t == t.lower() for t in p.en_tokens)
+        assert p.zh == "".join(p.zh_tokens)
+
+
+# ---- a bijection: one translation per sentence, both ways ---------------------------------------------
+def test_every_sentence_has_exactly_one_translation(pairs):
+    assert corpus.find_conflicts(pairs) == []
+
+
+def test_find_conflicts_detects_a_second_translation():
+    a = SentencePair(("the", "cat"), ("猫",), "t")
+    b = SentencePair(("a", "cat"), ("猫",), "t")
+    c = SentencePair(("the", "cat"), ("一", "只", "猫"), "t", direction="zh2en")
+    assert len(corpus.find_conflicts([a, b])) == 1          # 猫 → two English sentences
+    assert corpus.find_conflicts([a, c]) == []               # c only runs zh→en
+
+
+# ---- the tokenizer splits each side into exactly the pair's tokens -------------------------------
+def test_english_tokens_agree_with_tokenizer(pairs, tokenizer):
+    bad = [p for p in pairs if tokenizer.split(p.en)[0] != list(p.en_tokens)]
+    assert not bad, bad[:5]
+
+
+def test_chinese_tokens_agree_with_greedy_longest_match(pairs, tokenizer):
+    # clean_text is the tokenizer's own normalisation (today it folds ？，！ to ASCII; see the report).
+    bad = [p for p in pairs if tokenizer.split(p.zh)[0] != [clean_text(t) for t in p.zh_tokens]]
+    assert not bad, [(p.zh, p.zh_tokens, tokenizer.split(p.zh)[0]) for p in bad[:5]]
+
+
+def test_no_unknown_words(pairs, tokenizer):
+    for p in pairs[::50]:
+        assert tokenizer.split(p.en)[1] == [] and tokenizer.split(p.zh)[1] == []
+
+
+@pytest.mark.xfail(reason="tokenizer.clean_text applies NFKC, which turns Chinese ？，！ into ASCII ?,!",
+                   strict=False)
+def test_tokenizer_keeps_chinese_punctuation(tokenizer):
+    assert tokenizer.split("你喜欢猫吗？")[0][-1] == "？"
+
+
+def test_punctuation_per_language(pairs):
+    for p in pairs:
+        assert not set("。？，！") & set("".join(p.en_tokens))
+        assert not set(".?,!") & set(p.zh)
+
+
+# ---- lengths and vocabulary ---------------------------------------------------------------------------
+def test_english_lengths_2_to_20(pairs):
+    lengths = [len(p.en_tokens) for p in pairs]
+    assert min(lengths) >= 2 and max(lengths) <= 20
+
+
+def test_at_least_400_english_word_types(pairs):
+    words = {t for p in pairs for t in p.en_tokens if t[0].isalpha()}
+    zh_words = {t for p in pairs for t in p.zh_tokens if not set(t) & set("。？，！")}
+    assert len(words) >= 400
+    assert len(zh_words) >= 300
+
+
+# ---- course sentences -----------------------------------------------------------------------------------
+COURSE = {
+    "please buy an apple and an orange": "请买一个苹果和一个橙子",
+    "an apple phone": "一部苹果手机",
+    "i am a student": "我是一个学生",
+    "i saw a saw": "我看见了一把锯子",
+    "the fbi is chasing a criminal on the run": "联邦调查局正在追捕一名在逃的罪犯",
+    "thinking machines": "思考的机器",
+    "when you play the game of thrones , you win or you die": "当你玩权力的游戏时，你要么赢，要么死",
+    "there is no middle ground": "没有中间地带",
+    "one plus three equals four": "一加三等于四",
+}
+
+
+def _words(p):
+    return " ".join(t for t in p.en_tokens if t not in (".", "?", "!"))
+
+
+def test_course_sentences_present_and_in_train(pairs, splits):
+    found = {_words(p): p.zh.rstrip("。") for p in COURSE_SENTENCES if p.direction in ("both", "en2zh")}
+    assert found == COURSE
+    zh2en = [p for p in COURSE_SENTENCES if p.direction == "zh2en"]
+    assert [(p.zh, _words(p)) for p in zh2en] == [("一加三", "one plus three equals four")]
+    train = set(splits["train"])
+    for p in COURSE_SENTENCES:
+        assert p in pairs and p in train
+
+
+def test_course_words_used_in_other_sentences(pairs):
+    others = [p for p in pairs if p.topic != "course"]
+    en = Counter(t for p in others for t in p.en_tokens)
+    for word in "please buy apple orange phone student saw fbi chasing criminal run thinking machines play " \
+                "game thrones win die middle ground".split():
+        assert en[word] >= 3, word
+
+
+# ---- arithmetic -------------------------------------------------------------------------------------
+def test_arithmetic_forms():
+    pairs = corpus.arithmetic_pairs()
+    by_dir = Counter(p.direction for p in pairs)
+    n = len(corpus.arithmetic_triples())
+    assert by_dir == {"en2zh": n, "zh2en": n, "both": n}
+    assert SentencePair(("one", "plus", "three"), ("一", "加", "三", "等于", "四"), "arithmetic", "en2zh") in pairs
+    assert SentencePair(("twenty", "minus", "seven", "equals", "thirteen"), ("二十", "减", "七"), "arithmetic",
+                        "zh2en") in pairs
+    assert SentencePair(("twenty", "plus", "twenty", "equals", "forty"), ("二十", "加", "二十", "等于", "四十"),
+                        "arithmetic") in pairs
+    for x, op, y in corpus.arithmetic_triples():
+        assert 0 <= x <= 20 and 0 <= y <= 20 and 0 <= (x + y if op == "plus" else x - y) <= 40
+
+
+def test_numbers_are_single_tokens():
+    assert corpus.EN_NUMBERS[21] == "twenty-one" and corpus.EN_NUMBERS[40] == "forty" and len(corpus.EN_NUMBERS) == 41
+    assert corpus.ZH_NUMBERS[:3] == ["零", "一", "二"] and corpus.ZH_NUMBERS[10] == "十"
+    assert corpus.ZH_NUMBERS[11] == "十一" and corpus.ZH_NUMBERS[21] == "二十一" and corpus.ZH_NUMBERS[40] == "四十"
+
+
+def test_held_out_arithmetic_only_outside_train(pairs, splits):
+    held = corpus.HELD_OUT_ARITHMETIC
+    n = len(corpus.arithmetic_triples())
+    assert 0.08 * n <= len(held) <= 0.12 * n
+    assert (1, "plus", 3) not in held
+    assert not any(corpus.is_held_out_arithmetic(p) for p in splits["train"])
+    held_pairs = [p for p in pairs if corpus.is_held_out_arithmetic(p)]
+    assert len(held_pairs) == 3 * len(held)
+    outside = set(splits["validation"]) | set(splits["test"])
+    assert all(p in outside for p in held_pairs)
+    train_triples = {corpus.arithmetic_triple(p) for p in splits["train"]} - {None}
+    assert not train_triples & held
+
+
+# ---- ambiguous words ------------------------------------------------------------------------------------
+def test_ambiguous_words_table_and_tags(pairs):
+    assert len(corpus.AMBIGUOUS_WORDS) >= 5
+    for word in ("saw", "bank", "bat", "orange", "light"):
+        assert len(corpus.AMBIGUOUS_WORDS[word]) >= 2
+    used = Counter(a for p in pairs for a in p.ambiguous)
+    for word, senses in corpus.AMBIGUOUS_WORDS.items():
+        for sense in senses:
+            assert used[(word, sense)] >= 100, (word, sense)
+    for p in pairs:
+        for word, sense in p.ambiguous:
+            assert sense in corpus.AMBIGUOUS_WORDS[word]
+    course_saw = next(p for p in COURSE_SENTENCES if p.en_tokens[:3] == ("i", "saw", "a"))
+    assert set(course_saw.ambiguous) == {("saw", "看见"), ("saw", "锯子")}
+
+
+def test_ambiguous_tags_match_the_text(pairs):
+    forms = {"saw": {"saw", "saws"}, "bank": {"bank"}, "bat": {"bat", "bats"}, "orange": {"orange", "oranges"},
+             "light": {"light", "lights"}, "play": {"play", "plays", "played", "playing"},
+             "watch": {"watch", "watches", "watched", "watching"}, "fly": {"fly", "flies", "flying", "flew"}}
+    for p in pairs:
+        for word, sense in p.ambiguous:
+            assert forms[word] & set(p.en_tokens), p
+            assert any(sense in t for t in p.zh_tokens), p
+        for word, f in forms.items():
+            if f & set(p.en_tokens) and p.topic != "arithmetic":
+                assert word in {w for w, _ in p.ambiguous}, p
+
+
+def test_ambiguous_senses_in_context(pairs):
+    zh_of = {p.en_tokens: p.zh for p in pairs if p.direction == "both"}
+    assert "银行" in zh_of[("she", "went", "to", "the", "bank", "yesterday", ".")]
+    assert any("河岸" in p.zh and "bank" in p.en_tokens for p in pairs)
+    assert any("橙色" in p.zh and "orange" in p.en_tokens for p in pairs)
+    assert any("球拍" in p.zh for p in pairs) and any("蝙蝠" in p.zh for p in pairs)
+
+
+# ---- coverage of constructions ----------------------------------------------------------------------
+def test_constructions_covered(pairs):
+    zh = Counter()
+    for p in pairs:
+        zh.update(set(p.zh_tokens))
+    for marker in ("吗", "什么", "谁", "哪里", "几", "不", "没", "请", "和", "但是", "因为", "还是", "了", "正在",
+                   "会", "今天", "昨天", "明天", "每天", "两", "本"):
+        assert zh[marker] >= 50, marker
+    topics = Counter(p.topic for p in pairs)
+    for topic in ("question", "negation", "imperative", "conjunction", "time", "numbers", "arithmetic",
+                  "ambiguous", "adjectives", "daily life"):
+        assert topics[topic] >= 500, topic
+    en = {p.en_tokens for p in pairs}
+    assert ("i", "have", "three", "books", ".") in en or any(p.en_tokens[-3:-1] == ("three", "books") for p in pairs)
+    assert any(p.zh_tokens[:3] == ("两", "只", "猫") or ("两", "只", "猫") ==
+               tuple(p.zh_tokens[i:i + 3]) for p in pairs for i in range(len(p.zh_tokens)))
+
+
+# ---- splits ---------------------------------------------------------------------------------------------
+def test_split_sizes_and_partition(pairs, splits):
+    assert set(splits) == {"train", "validation", "test"}
+    assert 900 <= len(splits["validation"]) <= 1200 and 900 <= len(splits["test"]) <= 1200
+    assert sum(len(s) for s in splits.values()) == len(pairs)
+    assert Counter(p for s in splits.values() for p in s) == Counter(pairs)
+
+
+def test_no_side_shared_between_train_and_test(splits):
+    train_en = {p.en_tokens for p in splits["train"]}
+    train_zh = {p.zh_tokens for p in splits["train"]}
+    for name in ("validation", "test"):
+        for p in splits[name]:
+            assert p.en_tokens not in train_en and p.zh_tokens not in train_zh, p
+    assert not set(splits["validation"]) & set(splits["test"])
+
+
+def test_test_split_has_ambiguous_words_and_arithmetic(splits):
+    test = splits["test"]
+    assert sum(1 for p in test if p.ambiguous) >= 100
+    assert sum(1 for p in test if p.topic == "arithmetic") >= 50
+    senses = {a for p in test for a in p.ambiguous}
+    assert senses == {(w, s) for w, ss in corpus.AMBIGUOUS_WORDS.items() for s in ss}
+
+
+def test_split_is_deterministic(pairs, splits):
+    assert corpus.split_corpus(pairs, seed=0) == splits
+
+
+# ---- word lists for the app -----------------------------------------------------------------------
+def test_lexicon_and_examples(pairs):
+    entries = corpus.lexicon()
+    assert len(entries) >= 300
+    used_en = {t for p in pairs for t in p.en_tokens}
+    used_zh = {p.zh for p in pairs}
+    for e in entries:
+        assert e.english and e.chinese and e.part_of_speech and e.topic
+        forms = lambda w: {w, w + "s", w + "ing", w[:-1] + "ing", w + "ed"}  # noqa: E731
+        assert all(forms(w) & used_en for w in e.english.split()), e
+    assert any(e.english == "saw" and e.chinese == "锯子" for e in entries)
+    assert "arithmetic" in corpus.topics() and "ambiguous" in corpus.topics()
+    for topic in corpus.topics():
+        examples = corpus.example_sentences(topic, n=5)
+        assert 1 <= len(examples) <= 5
+        assert all(isinstance(p, SentencePair) for p in examples)
+    assert all(p.ambiguous for p in corpus.example_sentences("ambiguous"))
+    assert corpus.example_sentences("course") == COURSE_SENTENCES[:10]
+    with pytest.raises(KeyError):
+        corpus.example_sentences("no such topic")
+    assert used_zh
+
+
+def test_write_corpus(tmp_path, splits):
+    counts = corpus.write_corpus(tmp_path, splits=splits)
+    header = (tmp_path / "test.tsv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "en\tzh\ttopic\tdirection\tambiguous"
+    rows = (tmp_path / "train.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) - 1 == counts["train"]
+    assert any(r.split("\t")[4] == "saw=看见;saw=锯子" for r in rows)
+    assert (tmp_path / "lexicon.tsv").exists()
