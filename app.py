@@ -1,0 +1,22 @@
+"""Attention Lab: `streamlit run app.py`.
+
+The entry script runs on every page view: it draws the shared sidebar (language, sentence, direction,
+translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/common.py.
+"""
+import streamlit as st
+
+from pages import common
+from viz_model.checkpoint import CheckpointError
+
+st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
+common.init_state()
+navigation = st.navigation([st.Page(p.file, title=common.tr(f"{p.section}.title"), icon=p.icon,
+                                    url_path=p.url_path, default=(i == 0))
+                            for i, p in enumerate(common.PAGES)])
+try:
+    common.sidebar()
+except CheckpointError as err:
+    common.show_checkpoint_error(err)
+    st.stop()
+st.session_state[common.FRAME_MARK] = True      # see common.frame()
+navigation.run()

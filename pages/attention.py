@@ -1,0 +1,8 @@
+"""Being built."""
+import streamlit as st
+
+from pages.common import frame, page_title, tr
+
+frame()
+page_title("attention")
+st.info(tr("common.coming_soon"))

@@ -1,0 +1,277 @@
+"""The Streamlit side of the frame every page shares: the page list, the cached model, the sidebar (one
+sentence, one direction, one interface language for the whole app, mirrored in the URL), the translation
+with its notices, and each page's explanation box.
+
+Pages stay thin: `lang()`/`tr()` for words, `require_translation()` for the current sentence's result,
+`explanation(section)` for the opening box, `chart(fig, key)` to draw, everything else from viz_model.
+"""
+from __future__ import annotations
+
+import os
+import runpy
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from viz_model import checkpoint
+from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
+from viz_model.tokenizer import DIRECTIONS
+from viz_model.translator import Translation, Translator, normalise_direction, suggested_direction
+
+MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
+MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
+TRANSLATION_CACHE_ENTRIES = 64                 # per process, shared by all sessions
+DEFAULT_TEXT = "please buy an apple and an orange"
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page of the app. Its title is the catalogue string "<section>.title"."""
+
+    file: str
+    section: str
+    icon: str
+    url_path: str
+
+
+# The app's pages in menu order. To add one: write pages/<file>.py, add a line here, and give its section
+# a "title" (and "short", the one-line description on the Home page) in assets/i18n/en.json and zh.json.
+PAGES = (
+    PageSpec("pages/home.py", "home", ":material/home:", "home"),
+    PageSpec("pages/tokens.py", "tokens", ":material/text_fields:", "tokens"),
+    PageSpec("pages/similarity.py", "similarity", ":material/compare_arrows:", "similarity"),
+    PageSpec("pages/attention.py", "attention", ":material/grid_on:", "attention"),
+    PageSpec("pages/step_by_step.py", "step", ":material/calculate:", "step_by_step"),
+    PageSpec("pages/positional.py", "positional", ":material/waves:", "positional"),
+    PageSpec("pages/beam_search.py", "beam", ":material/account_tree:", "beam_search"),
+    PageSpec("pages/metrics.py", "metrics", ":material/rule:", "metrics"),
+)
+
+# One-click examples: (catalogue key of the button group, sentence, direction).
+EXAMPLES = (
+    ("app.example_course", "please buy an apple and an orange", "en2zh"),
+    ("app.example_course", "an apple phone", "en2zh"),
+    ("app.example_course", "The FBI is chasing a criminal on the run.", "en2zh"),
+    ("app.example_ambiguous", "I saw a saw.", "en2zh"),
+    ("app.example_ambiguous", "the bat flew out of the cave", "en2zh"),
+    ("app.example_arithmetic", "one plus three equals four", "en2zh"),
+    ("app.example_chinese", "你最近怎么样", "zh2en"),
+    ("app.example_long", "when you play the game of thrones you win or you die , "
+                         "there is no middle ground", "en2zh"),
+)
+
+
+APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
+FRAME_MARK = "_frame_drawn"
+
+
+def frame() -> None:
+    """The first call of every page: makes sure app.py's frame (navigation, sidebar) ran in this run.
+
+    app.py marks the session just before running the page, and the page consumes the mark. Without it the
+    page was started directly: Streamlit still keeps its pre-`st.navigation` behaviour for a folder named
+    `pages/` and runs a sub-page URL's file on its own when no `st.navigation` call has happened yet in the
+    process (the first visitor of a fresh server, and every AppTest run). Then we run app.py, which draws
+    the frame and runs this page again inside it, and stop here so the page is not drawn twice.
+    """
+    if st.session_state.pop(FRAME_MARK, False):
+        return
+    runpy.run_path(str(APP_FILE), run_name="__main__")
+    st.stop()
+
+
+# ------------------------------------------------------------------------------------------ words
+
+def lang() -> str:
+    return normalise_language(st.session_state.get("lang"))
+
+
+def tr(key: str, **values) -> str:
+    """The interface text for `key` in the current language (see viz_model.i18n)."""
+    return t(key, lang(), **values)
+
+
+_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
+
+
+def md(text) -> str:
+    """User text made inert for st.markdown: every ASCII punctuation mark backslash-escaped (CommonMark
+    renders an escaped mark as itself), so `**x**`, `$x$`, `:red[x]` and `<b>` stay literal text."""
+    return " ".join(str(text).split()).translate(_MARKDOWN_SPECIAL)
+
+
+# ------------------------------------------------------------------------------------------ the model
+
+def model_dir() -> Path:
+    return Path(os.environ.get(MODEL_DIR_ENV) or checkpoint.MODEL_DIR)
+
+
+@st.cache_resource(show_spinner=False)
+def _load_translator(directory: str) -> Translator:
+    import torch
+
+    # Many browser sessions share 2 cores: one thread per forward pass avoids oversubscription.
+    torch.set_num_threads(1)
+    return Translator.load(Path(directory))
+
+
+def translator() -> Translator:
+    """The one shared model (loaded once per process); raises checkpoint.CheckpointError."""
+    return _load_translator(str(model_dir()))
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _translate(directory: str, text: str, direction: str) -> Translation:
+    return _load_translator(directory).translate(text, direction)
+
+
+def translate(text: str, direction: str) -> Translation:
+    """Beam search + trace of one sentence, cached per (model, text, direction)."""
+    return _translate(str(model_dir()), text, direction)
+
+
+# ------------------------------------------------------------------------------------------ state + URL
+
+def _clean_param(value: str | None) -> str:
+    return (value or "")[:MAX_TEXT_CHARS]
+
+
+def init_state() -> None:
+    """On a session's first run, take sentence, direction and language from the URL (bad values → defaults)."""
+    state = st.session_state
+    if state.get("_initialised"):
+        return
+    params = st.query_params
+    state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
+    state["dir"] = normalise_direction(params.get("dir"))
+    state["lang"] = normalise_language(params.get("lang"))
+    state["_initialised"] = True
+
+
+def link_params() -> dict[str, str]:
+    """The query parameters that reproduce the current view; pass them to st.page_link."""
+    state = st.session_state
+    return {"text": state.get("text", ""), "dir": normalise_direction(state.get("dir")), "lang": lang()}
+
+
+def sync_url() -> None:
+    """Mirror the shared state in the URL, so the address bar is always a link to this view."""
+    wanted = link_params()
+    if {k: st.query_params.get(k) for k in wanted} != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def sentence() -> tuple[str, str]:
+    state = st.session_state
+    return state.get("text", ""), normalise_direction(state.get("dir"))
+
+
+def _set_example(text: str, direction: str) -> None:
+    st.session_state["text"] = text
+    st.session_state["dir"] = direction
+
+
+def _switch_direction(direction: str) -> None:
+    st.session_state["dir"] = direction
+
+
+# ------------------------------------------------------------------------------------------ sidebar
+
+def sidebar() -> Translation | None:
+    """The controls shared by all pages, drawn by app.py so they survive page switches.
+
+    Returns the current translation, None when the text is blank; raises CheckpointError (after drawing the
+    controls, so the language switch still works on the error page).
+    """
+    init_state()
+    with st.sidebar:
+        st.segmented_control(t("app.language", "en") + " / " + t("app.language", "zh"), options=LANGUAGES,
+                             format_func=LANGUAGE_NAMES.get, key="lang", selection_mode="single",
+                             on_change=_keep_language)
+        st.text_input(tr("app.sentence"), key="text", max_chars=MAX_TEXT_CHARS,
+                      help=tr("app.sentence_help"), placeholder=tr("app.sentence_placeholder"))
+        st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
+                 format_func=lambda d: tr(f"app.dir_{d}"), help=tr("app.direction_help"))
+        with st.expander(tr("app.examples")):
+            for i, (group, text, direction) in enumerate(EXAMPLES):
+                st.button(f"{tr(group)} · {text}", key=f"example_{i}", on_click=_set_example,
+                          args=(text, direction), width="stretch")
+    sync_url()
+    translator()                       # raises CheckpointError before anything else needs the model
+    text, direction = sentence()
+    if translator().is_empty(text):
+        return None
+    result = translate(text, direction)
+    with st.sidebar:
+        show_translation(result, compact=True)
+    return result
+
+
+def _keep_language() -> None:
+    # A segmented control can be clicked off (None); keep the language instead of losing it.
+    if st.session_state.get("lang") not in LANGUAGES:
+        st.session_state["lang"] = st.session_state.get("_last_lang", "en")
+    st.session_state["_last_lang"] = st.session_state["lang"]
+
+
+def show_translation(result: Translation, compact: bool = False) -> None:
+    """The translation; in the sidebar (compact) also friendly notices for unknown words, a cut sentence
+    and a likely wrong direction."""
+    st.markdown(f"**{tr('app.translation')}**")
+    st.text(result.output_text or "∅")          # st.text: never Markdown, never HTML
+    if not compact:
+        st.caption(tr("app.source_tokens", n=len(result.source.tokens)))
+        return
+    if result.source.unknown_words:
+        words = ", ".join(f"“{w}”" for w in dict.fromkeys(result.source.unknown_words))
+        st.warning(tr("common.unknown_words", words=md(words)), icon=":material/help:")
+    if result.source.truncated:
+        st.info(tr("common.truncated", max=translator().max_source_words, n=result.source.original_length),
+                icon=":material/content_cut:")
+    text, direction = sentence()
+    suggested = suggested_direction(text)
+    if suggested != direction:
+        source_language = DIRECTIONS[suggested][0]
+        st.caption(tr("app.suggest_direction", language=tr(f"app.language_{source_language}")))
+        st.button(tr("app.switch_direction"), key="switch_direction", on_click=_switch_direction,
+                  args=(suggested,))
+
+
+def show_checkpoint_error(err: checkpoint.CheckpointError) -> None:
+    """One page-level message naming the broken file and the command that rebuilds it (no traceback)."""
+    st.error(f"**{tr('common.checkpoint_error_title')}**  \n"
+             + tr("common.checkpoint_error", path=err.path, problem=md(err.problem)), icon=":material/error:")
+    st.code(err.command, language="bash")
+
+
+# ------------------------------------------------------------------------------------------ page parts
+
+def page_title(section: str) -> None:
+    st.title(tr(f"{section}.title"))
+
+
+def explanation(section: str) -> None:
+    """The page's opening explanation: "<section>.intro" (Markdown) and "<section>.formula" (LaTeX), in a
+    box the reader can fold away. Optional "<section>.formula2"… add more formulas."""
+    with st.expander(tr("common.about"), expanded=True, icon=":material/school:"):
+        st.markdown(tr(f"{section}.intro"))
+        for suffix in ("formula", "formula2", "formula3"):
+            formula = tr(f"{section}.{suffix}")
+            if formula != f"{section}.{suffix}":
+                st.latex(formula)
+
+
+def require_translation() -> Translation | None:
+    """The current sentence's translation, or None after showing the friendly empty-text prompt."""
+    text, direction = sentence()
+    if translator().is_empty(text):
+        st.info(tr("common.empty_prompt"), icon=":material/keyboard:")
+        return None
+    return translate(text, direction)
+
+
+def chart(fig, key: str) -> None:
+    """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns."""
+    st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False, "scrollZoom": False})

@@ -1,0 +1,44 @@
+"""Home: what the app is, the model card, the architecture, the current translation, links to every page."""
+import streamlit as st
+
+from pages.common import (PAGES, chart, explanation, frame, link_params, page_title, sentence,
+                          show_translation,
+                          tr, translate, translator)
+from viz_model import figures
+from viz_model.analysis import model_card_rows
+
+frame()
+page_title("home")
+explanation("home")
+
+model = translator()
+text, direction = sentence()
+left, right = st.columns([3, 2], gap="large")
+with left:
+    st.subheader(tr("home.current"))
+    if model.is_empty(text):
+        st.info(tr("common.empty_prompt"), icon=":material/keyboard:")
+    else:
+        result = translate(text, direction)
+        st.markdown(f"**{tr('home.source')}**")
+        st.text(text)
+        show_translation(result)
+    st.subheader(tr("home.pages"))
+    for spec in PAGES[1:]:
+        st.page_link(spec.file, label=f"{tr(f'{spec.section}.title')} — {tr(f'{spec.section}.short')}",
+                     icon=spec.icon, query_params=link_params())
+with right:
+    st.subheader(tr("home.card"))
+    rows = model_card_rows(model.card)
+    st.dataframe({"": [tr(f"home.{key}") for key, _ in rows],
+                  " ": [tr(f"home.{value}") if isinstance(value, str) and value.startswith(("norm_", "not_"))
+                        else value for _, value in rows]},
+                 hide_index=True, width="stretch", key="home.card")
+
+st.subheader(tr("home.architecture"))
+arch_labels = {name: tr(f"home.arch_{name}") for name in (
+    "encoder", "decoder", "embedding", "positional", "self_attn", "masked_self_attn", "cross_attn", "ffn",
+    "add_norm", "linear", "softmax", "inputs", "outputs", "probabilities", "layers", "memory")}
+chart(figures.architecture(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
+      key="home.architecture")
+st.caption(tr("home.architecture_caption"))

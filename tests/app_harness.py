@@ -1,0 +1,128 @@
+"""Shared helpers for the AppTest suites (tests/test_app_*.py): which model to run, how to open a page,
+and how to read the numbers back out of a plotly chart.
+
+The app runs on the shipped model in assets/model. On a checkout without it, a small random model is
+built once in a temporary directory, so the app tests still check that charts equal viz_model's numbers.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from viz_model import checkpoint
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+ENV = "ATTENTION_LAB_MODEL_DIR"
+
+# Inputs every page must survive (name -> (text, direction)).
+SENTENCES = {
+    "course": ("please buy an apple and an orange", "en2zh"),
+    "ambiguous": ("I saw a saw.", "en2zh"),
+    "chinese": ("我 看见 了 一 把 锯", "zh2en"),
+    "empty": ("   ", "en2zh"),
+    "long": (" ".join(["the cat sat on the mat and"] * 12), "en2zh"),
+    "unknown": ("qwzx blorf 🙂", "en2zh"),
+    "html": ("<b>bold</b> <script>alert(1)</script> **x** $y$", "en2zh"),
+}
+
+
+def _random_model(directory: Path) -> None:
+    import torch
+
+    from viz_model.config import ModelConfig
+    from viz_model.model import Transformer
+    from viz_model.tokenizer import Tokenizer
+
+    words = ("please buy an apple and an orange . i saw a the cat sat on mat bat flew out of cave one plus "
+             "three equals four b").split()
+    tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯苹果和橙子")])
+    torch.manual_seed(0)
+    config = ModelConfig(vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2,
+                         n_decoder_layers=2, d_ff=64)
+    card = {"name": "random test model", "config": config.to_dict(), "parameters": 0,
+            "vocabulary_size": len(tokenizer), "training": {"examples": 0}}
+    checkpoint.save(Transformer(config).eval(), tokenizer, card, directory)
+
+
+@lru_cache(maxsize=None)
+def model_dir() -> Path:
+    shipped = checkpoint.MODEL_DIR
+    if (shipped / checkpoint.CHECKPOINT_FILE).is_file():
+        return shipped
+    directory = Path(tempfile.mkdtemp(prefix="attention-lab-model-"))
+    _random_model(directory)
+    return directory
+
+
+@lru_cache(maxsize=None)
+def translator():
+    from viz_model.translator import Translator
+
+    return Translator.load(model_dir())
+
+
+def open_app(page: str | None = None, *, text: str | None = None, direction: str = "en2zh",
+             lang: str = "en", **params) -> AppTest:
+    """Run app.py with ?text=…&dir=…&lang=… (then switch to `page`, e.g. "pages/attention.py")."""
+    os.environ[ENV] = str(model_dir())
+    at = AppTest.from_file(APP, default_timeout=120)
+    if text is not None:
+        at.query_params["text"] = text
+    at.query_params["dir"] = direction
+    at.query_params["lang"] = lang
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    return at
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception]
+
+
+def decode(value):
+    """A plotly JSON array (plain list or plotly ≥ 6 {dtype, bdata, shape}) as a numpy array."""
+    if isinstance(value, dict) and "bdata" in value:
+        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        if isinstance(shape, str):
+            shape = [int(s) for s in shape.split(",")]
+        return data.reshape(shape) if shape else data
+    return np.array(value, dtype=object if value and isinstance(value[0], str) else None)
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def figure(at: AppTest, key_part: str) -> dict:
+    """The chart whose element id (from its key) contains `key_part`."""
+    for el in at.get("plotly_chart"):
+        if key_part in el.proto.id:
+            return json.loads(el.proto.spec)
+    raise AssertionError(f"no chart with key containing {key_part!r}; "
+                         f"ids: {[el.proto.id for el in at.get('plotly_chart')]}")
+
+
+def heatmap_panels(fig: dict) -> list[np.ndarray]:
+    """The matrices of a figures.heatmaps chart, panel order (masked overlays skipped)."""
+    return [decode(tr["z"]).astype(np.float64) for tr in fig["data"]
+            if tr.get("type") == "heatmap" and tr.get("coloraxis")]
+
+
+def all_text(at: AppTest) -> str:
+    """Every visible string of the page, to look for a sentence or a message."""
+    parts = []
+    for kind in ("markdown", "text", "caption", "info", "warning", "error", "title", "subheader", "code"):
+        parts += [str(el.value) for el in at.get(kind)]
+    return "\n".join(parts)

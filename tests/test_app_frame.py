@@ -1,0 +1,99 @@
+"""The frame shared by all pages: navigation, URL state, sidebar, languages, bad parameters, broken model."""
+import shutil
+
+import pytest
+
+from tests.app_harness import ENV, all_text, errors, model_dir, open_app
+
+
+def test_home_opens_on_the_default_sentence():
+    at = open_app()
+    assert errors(at) == []
+    assert at.session_state["text"] and at.query_params["text"]
+    assert len(at.get("plotly_chart")) == 1          # the architecture figure
+
+
+@pytest.mark.parametrize("page", ["pages/tokens.py", "pages/attention.py", "pages/step_by_step.py",
+                                  "pages/similarity.py", "pages/positional.py", "pages/beam_search.py",
+                                  "pages/metrics.py"])
+def test_a_page_url_opened_directly_shows_that_sentence(page):
+    at = open_app(page, text="I saw a saw.", direction="en2zh", lang="zh")
+    assert errors(at) == []
+    assert at.session_state["text"] == "I saw a saw."
+    assert at.text_input(key="text").value == "I saw a saw."
+    assert at.query_params["text"] == "I saw a saw."      # kept in the URL after the page switch
+
+
+def test_url_direction_and_language_are_used():
+    at = open_app(text="我 看见 了", direction="zh2en", lang="zh")
+    assert at.radio(key="dir").value == "zh2en"
+    assert at.session_state["lang"] == "zh"
+    assert "注意力实验室" in all_text(at)
+
+
+@pytest.mark.parametrize("params", [{"dir": "xx", "lang": "klingon"}, {"dir": "", "lang": ""},
+                                    {"text": "\x00" * 5 + "x" * 20000, "dir": "EN2ZH"}])
+def test_nonsense_url_parameters_fall_back_to_defaults(params):
+    at = open_app(**{"text": "hello", **params})
+    assert errors(at) == []
+    assert at.radio(key="dir").value == "en2zh"
+    assert at.session_state["lang"] == "en"
+    assert len(at.session_state["text"]) <= 1000
+
+
+def test_example_button_sets_the_sentence_everywhere():
+    at = open_app()
+    at.button(key="example_3").click().run()
+    from pages.common import EXAMPLES
+
+    assert at.session_state["text"] == EXAMPLES[3][1]
+    assert at.query_params["text"] == EXAMPLES[3][1]
+    at.switch_page("pages/tokens.py").run()
+    assert at.session_state["text"] == EXAMPLES[3][1]
+
+
+def test_switching_language_translates_the_interface():
+    at = open_app(text="an apple phone")
+    assert "Attention Lab" in all_text(at)
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert "注意力实验室" in all_text(at)
+    assert at.query_params["lang"] == "zh"
+
+
+def test_unknown_words_are_named_and_html_stays_text():
+    at = open_app(text="qwzx <b>bold</b>")
+    assert errors(at) == []
+    assert len(at.warning) == 1
+    warning = at.warning[0].value
+    assert "“qwzx”" in warning
+    assert "“\\<”" in warning                     # escaped for Markdown: shown, not interpreted
+    assert "<b>" not in warning
+
+
+def test_over_long_text_is_cut_with_a_notice():
+    at = open_app(text=" ".join(["apple"] * 80))
+    assert errors(at) == []
+    assert any("80" in i.value for i in at.info)
+
+
+def test_blank_text_prompts_instead_of_drawing():
+    at = open_app("pages/tokens.py", text="   ")
+    assert errors(at) == []
+
+
+def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
+    from pages import common
+
+    for f in model_dir().iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    data = (tmp_path / "checkpoint.pt").read_bytes()
+    (tmp_path / "checkpoint.pt").write_bytes(data[: len(data) // 3])
+    at = open_app()
+    monkeypatch.setenv(ENV, str(tmp_path))
+    at.run()
+    assert errors(at) == []
+    assert len(at.error) == 1
+    assert "checkpoint.pt" in at.error[0].value
+    assert "python -m viz_model.train" in all_text(at)
+    common._load_translator.clear()

@@ -1,0 +1,244 @@
+"""What the pages compute beyond the model itself: top attended tokens, differences of heads, the attention
+arithmetic for one query redone from the weights, the toy example, vocabulary maps, the model card as rows.
+
+numpy in, numpy out; no Streamlit, so every number a page shows is testable here. Attention matrices are
+(queries, keys): rows look at columns.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .projection import nearest_neighbours, pca
+from .similarity import AttentionArithmetic, attention_arithmetic
+from .tokenizer import SPECIAL_TOKENS
+from .trace import AttentionTrace, TranslationTrace
+
+# ------------------------------------------------------------------------------------------ model card
+
+
+def model_card_rows(card: dict) -> list[tuple[str, object]]:
+    """(catalogue key under "home.", value) for the Home page's model card; read from the card, never
+    hard-coded, since the shipped model is retrained. Missing entries become "not_measured"."""
+    config = card.get("config", {})
+    evaluation = card.get("evaluation", {})
+    training = card.get("training", {})
+
+    def number(value, digits=0):
+        if value is None:
+            return "not_measured"
+        return f"{value:,.{digits}f}" if isinstance(value, (int, float)) else str(value)
+
+    norm = "norm_pre" if config.get("norm_first") else "norm_post"
+    return [
+        ("card_layers", f"{config.get('n_encoder_layers', '?')} + {config.get('n_decoder_layers', '?')}"),
+        ("card_heads", number(config.get("n_heads"))),
+        ("card_d_model", number(config.get("d_model"))),
+        ("card_d_ff", number(config.get("d_ff"))),
+        ("card_parameters", number(card.get("parameters"))),
+        ("card_vocabulary", number(card.get("vocabulary_size", config.get("vocab_size")))),
+        ("card_max_len", number(config.get("max_len"))),
+        ("card_training", number(training.get("examples") or card.get("corpus", {}).get("train"))),
+        ("card_bleu_en2zh", number(evaluation.get("test_bleu_en2zh"), 1)),
+        ("card_bleu_zh2en", number(evaluation.get("test_bleu_zh2en"), 1)),
+        ("card_norm", norm),
+    ]
+
+
+# ------------------------------------------------------------------------------------------ attention views
+
+
+@dataclass
+class Attended:
+    position: int      # key position
+    token: str
+    weight: float
+
+
+def top_attended(weights: np.ndarray, query: int, key_tokens: list[str], k: int = 5,
+                 mask: np.ndarray | None = None) -> list[Attended]:
+    """The k keys query row `query` of `weights` (Tq, Tk) puts most weight on, largest first.
+
+    Keys the query may not look at (mask False) are left out; ties keep the earlier position first.
+    """
+    row = np.asarray(weights, dtype=np.float64)[query]
+    allowed = np.ones_like(row, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)[query]
+    order = [j for j in np.argsort(-row, kind="stable") if allowed[j]]
+    return [Attended(int(j), key_tokens[j], float(row[j])) for j in order[:k]]
+
+
+def head_differences(weights: np.ndarray, heads: list[int]) -> list[tuple[int, int, np.ndarray]]:
+    """For heads [a, b, …] of weights (H, Tq, Tk): (b, a, W_b − W_a) for every later head against the first.
+
+    Positive cells: the later head looks there more than the first. Two heads give one difference.
+    """
+    if len(heads) < 2:
+        raise ValueError("a difference needs at least two heads")
+    first = heads[0]
+    return [(h, first, weights[h].astype(np.float64) - weights[first].astype(np.float64)) for h in heads[1:]]
+
+
+# ------------------------------------------------------------------------------------------ step by step
+
+
+@dataclass
+class AttentionStep:
+    """softmax(q·K/√d_k) V for one query token of one head, recomputed from x and the weight matrices.
+
+    Shapes: d = d_model, d_k = d / H, Tk keys.
+    """
+
+    kind: str
+    layer: int
+    head: int
+    query: int                 # query position (row of the attention matrix)
+    x_query: np.ndarray        # (d,) the input W_Q multiplies
+    x_keys: np.ndarray         # (Tk, d) the inputs W_K and W_V multiply
+    q: np.ndarray              # (d_k,) x_query · W_Q[:, head] + b_Q[head]
+    k: np.ndarray              # (Tk, d_k)
+    v: np.ndarray              # (Tk, d_k)
+    allowed: np.ndarray        # (Tk,) bool, False where the causal mask hides the key
+    scores: np.ndarray         # (Tk,) q·k_j
+    scale: float               # √d_k
+    scaled: np.ndarray         # (Tk,) q·k_j / √d_k, −inf where masked
+    weights: np.ndarray        # (Tk,) softmax of scaled; 0 where masked
+    weighted_values: np.ndarray  # (Tk, d_k) weights_j · v_j
+    z: np.ndarray              # (d_k,) Σ_j weights_j v_j: this head's output for the query
+    head_outputs: np.ndarray   # (H, d_k) every head's z for this query (same computation)
+    concat: np.ndarray         # (d,) heads side by side
+    output: np.ndarray         # (d,) concat · W^O + b^O
+
+
+def _head_columns(head: int, d_k: int) -> slice:
+    return slice(head * d_k, (head + 1) * d_k)
+
+
+def _softmax_masked(scaled: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(scaled)
+    s = scaled[allowed]
+    e = np.exp(s - s.max())
+    out[allowed] = e / e.sum()
+    return out
+
+
+def attention_step(attention: AttentionTrace, parameters: dict[str, np.ndarray], head: int,
+                   query: int) -> AttentionStep:
+    """Redo one head's attention for one query in float64 from the traced inputs and the weights
+    (`Translator.attention_parameters`: x @ W + b, head h owns columns h·d_k …).
+
+    Independent of the model's torch code, so its agreement with the trace (and the Attention page's
+    heatmap) is a real check.
+    """
+    H = attention.n_heads
+    x_q = attention.query_input[query].astype(np.float64)                 # (d,)
+    x_kv = attention.key_value_input.astype(np.float64)                   # (Tk, d)
+    d = x_q.shape[0]
+    d_k = d // H
+    W = {name: parameters[name].astype(np.float64) for name in ("W_Q", "W_K", "W_V", "W_O")}
+    b = {name: parameters[name].astype(np.float64) for name in ("b_q", "b_k", "b_v", "b_o")}
+    allowed = np.asarray(attention.mask[query], dtype=bool)               # (Tk,)
+    scale = math.sqrt(d_k)
+
+    def one_head(h):
+        cols = _head_columns(h, d_k)
+        q = x_q @ W["W_Q"][:, cols] + b["b_q"][cols]                     # (d_k,)
+        k = x_kv @ W["W_K"][:, cols] + b["b_k"][cols]                    # (Tk, d_k)
+        v = x_kv @ W["W_V"][:, cols] + b["b_v"][cols]                    # (Tk, d_k)
+        scores = k @ q                                                   # (Tk,)
+        scaled = np.where(allowed, scores / scale, -np.inf)
+        weights = _softmax_masked(scaled, allowed)
+        return q, k, v, scores, scaled, weights, weights[:, None] * v
+
+    parts = [one_head(h) for h in range(H)]
+    head_outputs = np.stack([p[6].sum(axis=0) for p in parts])            # (H, d_k)
+    concat = head_outputs.reshape(-1)                                      # (d,)
+    q, k, v, scores, scaled, weights, weighted = parts[head]
+    return AttentionStep(attention.kind, attention.layer, head, query, x_q, x_kv, q, k, v, allowed, scores,
+                         scale, scaled, weights, weighted, weighted.sum(axis=0), head_outputs, concat,
+                         concat @ W["W_O"] + b["b_o"])
+
+
+# ------------------------------------------------------------------------------------------ toy mode
+
+
+@dataclass
+class ToyAttention:
+    """A tiny self-attention layer with readable numbers: X (n, d_model), W_* (d_model, d_k)."""
+
+    x: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    q: np.ndarray           # (n, d_k) X W_Q
+    k: np.ndarray           # (n, d_k)
+    v: np.ndarray           # (n, d_k)
+    arithmetic: AttentionArithmetic
+
+
+def toy_inputs(n_words: int, d_model: int, d_k: int, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """Seeded X (n, d_model) and W_Q, W_K, W_V (d_model, d_k), rounded to one decimal so they can be read
+    (and retyped) by hand."""
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.normal(0, 1, (n_words, d_model)), 1)
+    w = [np.round(rng.normal(0, 1, (d_model, d_k)), 1) for _ in range(3)]
+    return (x, *w)
+
+
+def toy_attention(x, w_q, w_k, w_v, scale_dim: int | None = None) -> ToyAttention:
+    """Q = X W_Q, K = X W_K, V = X W_V, then softmax(QKᵀ/√d_k) V with every step (similarity.attention_arithmetic)."""
+    x, w_q, w_k, w_v = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v))
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    return ToyAttention(x, w_q, w_k, w_v, q, k, v, attention_arithmetic(q, k, v, scale_dim=scale_dim))
+
+
+# ------------------------------------------------------------------------------------------ embeddings
+
+
+@dataclass
+class Neighbour:
+    token: str
+    cosine: float
+
+
+def sentence_neighbours(embedding: np.ndarray, vocab: list[str], ids: list[int], k: int = 5
+                        ) -> list[list[Neighbour]]:
+    """For each id, the k vocabulary words whose embeddings are closest by cosine (special tokens and the
+    word itself left out)."""
+    special = {i for i, tok in enumerate(vocab) if tok in SPECIAL_TOKENS}
+    out = []
+    for i in ids:
+        found = nearest_neighbours(embedding, int(i), k=k + len(special), exclude_self=True)
+        out.append([Neighbour(vocab[j], c) for j, c in found if j not in special][:k])
+    return out
+
+
+def vocabulary_map(embedding: np.ndarray, n_components: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """(coords (V, n_components), explained variance ratio) of the whole embedding table by PCA."""
+    result = pca(embedding, n_components)
+    return result.coords, result.explained_variance_ratio
+
+
+def encoder_input_parts(trace: TranslationTrace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(embedding · √d, positional encoding, their sum = the encoder's input), each (S, d)."""
+    scaled = trace.source_embeddings.astype(np.float64) * trace.embedding_scale
+    positional = trace.source_positional.astype(np.float64)
+    return scaled, positional, scaled + positional
+
+
+def token_vectors(trace: TranslationTrace, which: str, layer: int = 0, head: int | None = None) -> np.ndarray:
+    """Per-token vectors of the source sentence to compare (e.g. on a similarity page), (S, ·):
+    "embedding" (unscaled rows of the table), "input" (embedding·√d + PE), "hidden" (encoder layer
+    `layer`'s output), "q" / "k" (that layer's self-attention queries/keys, one head or all heads side by side).
+    """
+    if which == "embedding":
+        return trace.source_embeddings
+    if which == "input":
+        return trace.source_input
+    if which == "hidden":
+        return trace.encoder_layers[layer].output
+    if which in ("q", "k"):
+        per_head = getattr(trace.encoder_layers[layer].self_attention, which)   # (H, S, d_k)
+        return per_head[head] if head is not None else np.concatenate(list(per_head), axis=1)
+    raise ValueError(f"unknown vector kind {which!r}")

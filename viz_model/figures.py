@@ -1,0 +1,287 @@
+"""Plotly figure builders for every page: one heatmap helper, one colour-scale policy, no Streamlit.
+
+Colour-scale policy (the same on every page, so a colour means the same thing everywhere):
+- attention weights and other values in [0, 1] (probabilities): sequential `WEIGHT_SCALE`, white = 0,
+  from 0 to the largest value shown in the figure (a fixed 0–1 range would wash out long sentences);
+- signed values (vectors, scores, differences of heads): diverging `SIGNED_SCALE`, white = 0, symmetric
+  range ±max|value|, so red and blue of the same depth are equally far from zero.
+All panels of one figure share one colour axis, hence one scale: that is what makes heads comparable.
+
+Labels: text a user typed reaches the figures as token labels. Plotly renders a few HTML tags inside tick
+and hover labels, so every label goes through `escape_label` (html.escape); tokens are also prefixed with
+their position (`0:the`, `4:the`) because plotly merges repeated category labels on an axis.
+
+Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which keeps the payload small.
+"""
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+WEIGHT_SCALE = "Blues"
+SIGNED_SCALE = "RdBu_r"
+MASKED_COLOUR = "#c8c8c8"
+HIGHLIGHT_COLOUR = "#d62728"
+BACKGROUND_COLOUR = "#9aa5b1"
+FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14)
+# Show each cell's value as text only when the matrix is small enough to read on a projector.
+MAX_CELLS_WITH_VALUES = 230
+
+
+def escape_label(text) -> str:
+    """A label safe for plotly: `<b>` typed by a user stays the four characters `<b>`."""
+    return html.escape(str(text), quote=False)
+
+
+def token_labels(tokens: Sequence[str]) -> list[str]:
+    """Position-prefixed, escaped category labels: ["0:the", "1:cat", "2:the"]."""
+    return [f"{i}:{escape_label(tok)}" for i, tok in enumerate(tokens)]
+
+
+def colour_range(values: np.ndarray, signed: bool) -> tuple[float, float]:
+    """(cmin, cmax) under the module's policy; NaN (masked) cells are ignored."""
+    finite = np.asarray(values, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    if signed:
+        top = float(np.max(np.abs(finite))) if finite.size else 1.0
+        top = top if top > 0 else 1.0
+        return -top, top
+    top = float(np.max(finite)) if finite.size else 1.0
+    return 0.0, top if top > 0 else 1.0
+
+
+def _as_grid(Z) -> np.ndarray:
+    """(rows, cols, n, m) from (n, m), (panels, n, m) laid out in one row, or (rows, cols, n, m)."""
+    Z = np.asarray(Z, dtype=np.float32)
+    if Z.ndim == 2:
+        return Z[None, None]
+    if Z.ndim == 3:
+        return Z[None]
+    if Z.ndim == 4:
+        return Z
+    raise ValueError(f"heatmaps expects (n, m), (panels, n, m) or (rows, cols, n, m); got shape {Z.shape}")
+
+
+def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title: str, x_title: str,
+             value_name: str, panel_titles: Sequence[str] | None = None, signed: bool = False,
+             mask: np.ndarray | None = None, masked_text: str = "masked", show_values: bool | None = None,
+             decimals: int = 2, zrange: tuple[float, float] | None = None, height: int | None = None,
+             tick_labels: bool = True, title: str | None = None) -> go.Figure:
+    """The one heatmap helper (after d2l's show_heatmaps): a grid of matrices sharing one colour scale.
+
+    Z: (n, m), (panels, n, m) or (rows, cols, n, m); matrix rows are queries (y, top to bottom), columns
+    keys (x). Labels are used as given (pass `token_labels(...)` for tokens). `mask` (n, m) is True where a
+    query may look at a key; other cells are drawn grey, marked ×, and hover says `masked_text`.
+    `panel_titles` run row by row over the grid. Returns a figure whose k-th heatmap trace with a colour
+    axis is panel k (masked overlays come after their panel and have no colour axis).
+    """
+    grid = _as_grid(Z)
+    R, C, n, m = grid.shape
+    if len(row_labels) != n or len(col_labels) != m:
+        raise ValueError(f"{n}×{m} matrices need {n} row and {m} column labels, "
+                         f"got {len(row_labels)} and {len(col_labels)}")
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+        if mask.shape != (n, m):
+            raise ValueError(f"mask shape {mask.shape} differs from the matrices' {(n, m)}")
+        grid = np.where(mask[None, None], grid, np.float32("nan"))
+    cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
+    if show_values is None:
+        show_values = n * m <= MAX_CELLS_WITH_VALUES and R * C <= 4
+    titles = [escape_label(p) for p in panel_titles] if panel_titles is not None else None
+    fig = make_subplots(rows=R, cols=C, subplot_titles=titles, horizontal_spacing=0.04 if C > 1 else 0.02,
+                        vertical_spacing=min(0.12, 0.3 / R) if R > 1 else 0.08)
+    rows, cols = list(row_labels), list(col_labels)
+    hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
+             f"{escape_label(value_name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>")
+    masked_hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
+                    f"{escape_label(masked_text)}<extra></extra>")
+    for r in range(R):
+        for c in range(C):
+            cell = dict(x=cols, y=rows, z=grid[r, c], coloraxis="coloraxis", hovertemplate=hover,
+                        hoverongaps=False, xgap=1 if n * m <= 900 else 0, ygap=1 if n * m <= 900 else 0)
+            if show_values:
+                cell.update(texttemplate=f"%{{z:.{decimals}f}}", textfont=dict(size=11))
+            fig.add_trace(go.Heatmap(**cell), row=r + 1, col=c + 1)
+            if mask is not None and not mask.all():
+                overlay = np.where(mask, np.float32("nan"), np.float32(1))
+                extra = dict(text=np.where(mask, "", "×"), texttemplate="%{text}",
+                             textfont=dict(color="#666666")) if R * C <= 4 and n * m <= 1600 else {}
+                fig.add_trace(go.Heatmap(x=cols, y=rows, z=overlay, showscale=False, hoverongaps=False,
+                                         colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]],
+                                         hovertemplate=masked_hover, xgap=cell["xgap"], ygap=cell["ygap"],
+                                         **extra), row=r + 1, col=c + 1)
+    fig.update_yaxes(autorange="reversed", type="category", showticklabels=tick_labels)
+    fig.update_xaxes(type="category", tickangle=-45 if m > 6 else 0, showticklabels=tick_labels)
+    # Axis titles on the outer panels: the left column says the query side, the bottom row the key side.
+    for r in range(R):
+        fig.update_yaxes(title_text=escape_label(y_title), row=r + 1, col=1)
+    for c in range(C):
+        fig.update_xaxes(title_text=escape_label(x_title), row=R, col=c + 1)
+    panel_height = max(220, min(560, 28 * n + 120)) if R * C == 1 else max(170, min(360, 16 * n + 80))
+    fig.update_layout(
+        coloraxis=dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
+                       colorbar=dict(title=dict(text=escape_label(value_name)), thickness=14)),
+        height=height or int(panel_height * R + 60), margin=dict(l=10, r=10, t=60 if titles or title else 30,
+                                                                 b=10),
+        font=FONT, title=dict(text=escape_label(title)) if title else None, plot_bgcolor="white")
+    if titles:
+        fig.update_annotations(font=dict(size=13))
+    return fig
+
+
+def panel_values(fig: go.Figure) -> list[np.ndarray]:
+    """The matrices of a `heatmaps` figure in panel order (masked overlays skipped): for tests and checks."""
+    return [np.asarray(tr.z, dtype=np.float64) for tr in fig.data
+            if isinstance(tr, go.Heatmap) and tr.coloraxis]
+
+
+def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y_title: str,
+              value_format: str = ".3f", highlight: Sequence[bool] | None = None,
+              horizontal: bool = True, height: int | None = None) -> go.Figure:
+    """Bars in the given order (the first label at the top when horizontal)."""
+    values = np.asarray(values, dtype=np.float32)
+    colours = [HIGHLIGHT_COLOUR if h else "#1f77b4" for h in highlight] if highlight is not None else "#1f77b4"
+    labels = list(labels)
+    if horizontal:
+        trace = go.Bar(x=values, y=labels, orientation="h", marker_color=colours,
+                       texttemplate=f"%{{x:{value_format}}}", textposition="outside",
+                       hovertemplate=f"%{{y}}: %{{x:{value_format}}}<extra></extra>")
+    else:
+        trace = go.Bar(x=labels, y=values, marker_color=colours, texttemplate=f"%{{y:{value_format}}}",
+                       textposition="outside", hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>")
+    fig = go.Figure(trace)
+    fig.update_layout(height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
+                      margin=dict(l=10, r=30, t=30, b=10), font=FONT, plot_bgcolor="white")
+    fig.update_xaxes(title_text=escape_label(x_title), gridcolor="#eeeeee")
+    fig.update_yaxes(title_text=escape_label(y_title), gridcolor="#eeeeee")
+    if horizontal:
+        fig.update_yaxes(autorange="reversed", type="category")
+    else:
+        fig.update_xaxes(type="category")
+    return fig
+
+
+def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray, *,
+                axis_titles: Sequence[str], others_name: str, highlight_name: str,
+                highlight_labels: Sequence[str] | None = None, height: int = 560) -> go.Figure:
+    """Points in 2-D or 3-D (coords (N, 2|3)); `highlight` (N,) bool marks the sentence's words.
+
+    Every point's hover shows its (escaped) label; highlighted points are also written on the map.
+    """
+    coords = np.asarray(coords, dtype=np.float32)
+    highlight = np.asarray(highlight, dtype=bool)
+    labels = np.array([escape_label(s) for s in labels], dtype=object)
+    three_d = coords.shape[1] == 3
+    fig = go.Figure()
+    for chosen, name, style in ((~highlight, others_name, dict(size=4, color=BACKGROUND_COLOUR, opacity=0.5)),
+                                (highlight, highlight_name, dict(size=9, color=HIGHLIGHT_COLOUR))):
+        if not chosen.any():
+            continue
+        xyz = coords[chosen]
+        text = labels[chosen]
+        common = dict(name=escape_label(name), hovertext=text, hovertemplate="%{hovertext}<extra></extra>",
+                      marker=style)
+        if chosen is highlight:
+            common.update(mode="markers+text", text=text, textposition="top center")
+        else:
+            common.update(mode="markers")
+        if three_d:
+            fig.add_trace(go.Scatter3d(x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], **common))
+        else:
+            fig.add_trace(go.Scatter(x=xyz[:, 0], y=xyz[:, 1], **common))
+    titles = [escape_label(a) for a in axis_titles]
+    if three_d:
+        fig.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2]))
+    else:
+        fig.update_xaxes(title_text=titles[0], gridcolor="#eeeeee", zerolinecolor="#cccccc")
+        fig.update_yaxes(title_text=titles[1], gridcolor="#eeeeee", zerolinecolor="#cccccc")
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
+    return fig
+
+
+def matrix_frame(M, row_labels: Sequence[str], col_labels: Sequence[str] | None = None) -> pd.DataFrame:
+    """A matrix (or vector, as one row) as a labelled table; labels are shown as plain text by st.dataframe."""
+    M = np.atleast_2d(np.asarray(M, dtype=np.float64))
+    cols = list(col_labels) if col_labels is not None else [str(j) for j in range(M.shape[1])]
+    return pd.DataFrame(M, index=list(row_labels), columns=cols)
+
+
+# ------------------------------------------------------------------------------ architecture diagram
+
+def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int) -> go.Figure:
+    """The encoder–decoder Transformer as boxes and arrows (Vaswani et al. 2017, Figure 1).
+
+    `labels` names the parts in the interface language: encoder, decoder, embedding, positional, self_attn,
+    masked_self_attn, cross_attn, ffn, add_norm, linear, softmax, inputs, outputs, probabilities, layers.
+    Coordinates are in a fixed 0–10 × 0–12 box; the figure holds no user text.
+    """
+    fig = go.Figure()
+    boxes = []  # (x0, y0, x1, y1, fill, text)
+    # Encoder column (x 0.6–4.2), decoder column (x 5.8–9.4), bottom to top.
+    enc, dec = (0.8, 4.2), (5.8, 9.2)
+    boxes += [(*_col(enc, 0.4, 1.0), "#fde2e4", labels["inputs"]),
+              (*_col(enc, 1.3, 1.9), "#fff1c1", labels["embedding"] + " + " + labels["positional"]),
+              (*_col(dec, 0.4, 1.0), "#fde2e4", labels["outputs"]),
+              (*_col(dec, 1.3, 1.9), "#fff1c1", labels["embedding"] + " + " + labels["positional"])]
+    boxes += [(*_col(enc, 2.7, 3.5), "#ffd6a5", labels["self_attn"]),
+              (*_col(enc, 3.7, 4.1), "#e9ecef", labels["add_norm"]),
+              (*_col(enc, 4.5, 5.3), "#caffbf", labels["ffn"]),
+              (*_col(enc, 5.5, 5.9), "#e9ecef", labels["add_norm"])]
+    boxes += [(*_col(dec, 2.7, 3.5), "#ffd6a5", labels["masked_self_attn"]),
+              (*_col(dec, 3.7, 4.1), "#e9ecef", labels["add_norm"]),
+              (*_col(dec, 4.5, 5.3), "#9bf6ff", labels["cross_attn"]),
+              (*_col(dec, 5.5, 5.9), "#e9ecef", labels["add_norm"]),
+              (*_col(dec, 6.3, 7.1), "#caffbf", labels["ffn"]),
+              (*_col(dec, 7.3, 7.7), "#e9ecef", labels["add_norm"]),
+              (*_col(dec, 8.5, 9.1), "#bdb2ff", labels["linear"]),
+              (*_col(dec, 9.4, 10.0), "#bdb2ff", labels["softmax"]),
+              (*_col(dec, 10.4, 11.0), "#fde2e4", labels["probabilities"])]
+    for x0, y0, x1, y1, fill, text in boxes:
+        fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=fill, line=dict(color="#555555"),
+                      layer="below")
+        fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=escape_label(text), showarrow=False,
+                           font=dict(size=13))
+    # The repeated blocks: N× frames.
+    for (x0, x1), y0, y1, n, name in ((enc, 2.4, 6.2, n_encoder_layers, labels["encoder"]),
+                                      (dec, 2.4, 8.0, n_decoder_layers, labels["decoder"])):
+        fig.add_shape(type="rect", x0=x0 - 0.3, y0=y0, x1=x1 + 0.3, y1=y1, line=dict(color="#333333", width=2,
+                      dash="dot"), fillcolor="rgba(0,0,0,0)")
+        fig.add_annotation(x=(x0 + x1) / 2, y=y1 + 0.3, text=f"<b>{escape_label(name)}</b>", showarrow=False,
+                           font=dict(size=15))
+        fig.add_annotation(x=x0 - 0.3, y=(y0 + y1) / 2, text=escape_label(labels["layers"].format(n=n)),
+                           showarrow=False, xanchor="right", font=dict(size=13))
+    # Arrows up each column, and the encoder output into the decoder's cross-attention.
+    arrows = [(enc, 1.0, 1.3), (enc, 1.9, 2.7), (enc, 3.5, 3.7), (enc, 4.1, 4.5), (enc, 5.3, 5.5),
+              (dec, 1.0, 1.3), (dec, 1.9, 2.7), (dec, 3.5, 3.7), (dec, 4.1, 4.5), (dec, 5.3, 5.5),
+              (dec, 5.9, 6.3), (dec, 7.1, 7.3), (dec, 7.7, 8.5), (dec, 9.1, 9.4), (dec, 10.0, 10.4)]
+    for (x0, x1), ya, yb in arrows:
+        xm = (x0 + x1) / 2
+        fig.add_annotation(x=xm, y=yb, ax=xm, ay=ya, xref="x", yref="y", axref="x", ayref="y", text="",
+                           showarrow=True, arrowhead=2, arrowsize=1.2, arrowcolor="#444444")
+    fig.add_annotation(x=dec[0], y=4.9, ax=enc[1] + 0.3, ay=6.2, xref="x", yref="y", axref="x", ayref="y",
+                       text="", showarrow=True, arrowhead=2, arrowsize=1.4, arrowwidth=2, arrowcolor="#1b6ca8")
+    fig.add_annotation(x=(enc[1] + dec[0]) / 2 + 0.1, y=6.0, text=escape_label(labels["memory"]),
+                       showarrow=False, font=dict(size=12, color="#1b6ca8"))
+    fig.update_xaxes(range=[-1.2, 10.2], visible=False)
+    fig.update_yaxes(range=[0, 11.4], visible=False, scaleanchor="x", scaleratio=0.62)
+    fig.update_layout(height=620, margin=dict(l=0, r=0, t=10, b=0), font=FONT, plot_bgcolor="white",
+                      showlegend=False, dragmode=False)
+    return fig
+
+
+def _col(span: tuple[float, float], y0: float, y1: float) -> tuple[float, float, float, float]:
+    return span[0], y0, span[1], y1
+
+
+def grid_shape(n_panels: int, max_cols: int = 4) -> tuple[int, int]:
+    """(rows, cols) for laying out n panels at most `max_cols` wide."""
+    cols = min(max_cols, max(1, n_panels))
+    return math.ceil(n_panels / cols), cols
