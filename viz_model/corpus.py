@@ -12,10 +12,12 @@ LEARNABLE and UNAMBIGUOUS for a ~1.5M-parameter Transformer:
   - Plurals only with a number or these/those: "three books" ↔ 三本书, "two cats" ↔ 两只猫 (两 for two
     with a measure word, 二 in arithmetic). "one cat" is never generated: 一只猫 is "a cat".
   - Tense. past "I saw" ↔ 我看见了 (verb + 了; negative 没 + verb: "didn't see" ↔ 没看见);
-    progressive "is chasing" ↔ 正在追捕 (negative 没在); future "will buy" ↔ 会买 (negative "won't" ↔ 不会);
+    progressive "is chasing" ↔ 正在追捕 (negative 没在, never with a place, where it would equal the past);
+    future "will buy" ↔ 会买 (negative "won't" ↔ 不会);
     simple present only for states (like, want, have, need, love: 喜欢/想要/有/需要/爱) or with a habit word
     ("every day" ↔ 每天, "often" ↔ 经常). "see" is never used in the simple present, so 看见 without 了 or
     会 does not occur.
+  - Negated actions take definite objects ("I didn't use the saw" ↔ 我没用锯子), not 没用一把锯子.
   - Word order follows each language: time words end the English clause but follow the Chinese subject
     ("I bought a book yesterday" ↔ 我昨天买了一本书), which gives the attention maps something to show.
 * Chinese tokens agree with the app's tokenizer (greedy longest match over the vocabulary of all corpus
@@ -61,7 +63,7 @@ class SentencePair:
 _DISPLAY = {"i": "I", "fbi": "FBI", "tv": "TV", "tom": "Tom", "lily": "Lily", "jack": "Jack", "lucy": "Lucy",
             "mary": "Mary", "david": "David", "anna": "Anna", "peter": "Peter", "monday": "Monday",
             "tuesday": "Tuesday", "wednesday": "Wednesday", "thursday": "Thursday", "friday": "Friday",
-            "saturday": "Saturday", "sunday": "Sunday", "apple's": "Apple's"}
+            "saturday": "Saturday", "sunday": "Sunday"}
 
 
 # ================================================================================================
@@ -88,13 +90,6 @@ def E(en: str) -> Ph:
 
 def Z(zh: str) -> Ph:
     return ph("", zh)
-
-
-def join(*parts: Ph) -> Ph:
-    out = Ph()
-    for p in parts:
-        out = out + p
-    return out
 
 
 # ================================================================================================
@@ -460,14 +455,20 @@ def random_np(rng: random.Random, nouns: list[str], dets=DETS, adj_p: float = 0.
     return np_(noun, det, adj, rng.randint(2, 10))
 
 
+def _colour(rng: random.Random):
+    """A colour, orange more often than the others: it is the ambiguous one (橙子 / 橙色)."""
+    return ("orange", "橙色") if rng.random() < 0.35 else rng.choice(COLOURS)
+
+
 def _random_adj(rng: random.Random, noun: str):
     kind = NOUN[noun][4]
     options = [a for a in ADJECTIVES if kind in a[2] or ("vehicle" in a[2] and noun in VEHICLES)
                or ("readable" in a[2] and noun in SETS["readable"])]
     if noun in COLOURABLE:
-        options += [(c[0], c[1], [], "de") for c in COLOURS]
+        c = _colour(rng)
+        options += [(c[0], c[1], [], "de")] * 4     # colours are a quarter or so of the choices
     # "an old fly", "a big light"… are fine English, but keep ambiguous nouns simple.
-    if noun in ("light", "fly", "saw", "watch") or not options:
+    if noun in ("light", "fly", "saw", "watch", "movie", "song", "picture", "ticket", "letter") or not options:
         return None
     return rng.choice(options)
 
@@ -632,8 +633,16 @@ LOCATIONS = [("in the kitchen", "厨房 里"), ("in the box", "盒子 里"), ("i
              ("in the middle of the park", "公园 中间"), ("in the middle of the room", "房间 中间"),
              ("in the room", "房间 里"), ("in the cave", "山洞 里"), ("in the river", "河 里"),
              ("in the bank", "银行 里"), ("on the bank", "河岸 上")]
-# Places a person can "be at" or "go to" (English "at the X" ↔ 在X, "to the X" ↔ 去X).
-GO_PLACES = [p for p in PLACES]
+ANIMAL_ONLY_LOCATIONS = {"in the tree", "in the cave", "in the river"}
+
+
+def _locations_for(noun: str) -> list[tuple[str, str]]:
+    """Trees, caves and rivers are for animals (no guitars in trees)."""
+    if NOUN[noun][4] == "animal":
+        return LOCATIONS
+    return [loc for loc in LOCATIONS if loc[0] not in ANIMAL_ONLY_LOCATIONS]
+
+
 
 MONEY = ph("money", "钱")
 SPORTS = [("football", "踢", "足球"), ("basketball", "打", "篮球"), ("table tennis", "打", "乒乓球"),
@@ -704,6 +713,8 @@ def t_transitive(rng: random.Random):
     mode = rng.choice(STMT_MODES)
     subj, agr = random_subject(rng, animals=(who == "any"), allow_i=(mode != "q"))
     obj = _object(rng, base, objs)
+    if mode == "neg" and base != "have" and obj.zh and (obj.zh[0] == "一" or obj.zh[0] in COUNT_ZH.values()):
+        return None     # "没用一把锯子" is stilted Chinese; negate definite objects ("没用锯子")
     verb_zh = zh
     if base in CRIMINAL_VERBS and rng.random() < 0.4 and NOUN.get(subj.en[-1], ("",) * 5)[4] != "animal":
         obj = random_np(rng, SETS["criminal"], dets=["a", "the", "this", "that", "num"], adj_p=0)[0]
@@ -728,6 +739,16 @@ def t_transitive(rng: random.Random):
     return p, _topic(mode, tense, time, p)
 
 
+# Sensible places for people doing things (no swimming at the bank).
+INTRANSITIVE_PLACES = {
+    "work": ["in the office", "at the bank", "at the hospital", "at school", "in the library", "on the farm"],
+    "study": ["at school", "in the library", "in the classroom"],
+    "rest": ["in the park", "in the garden", "on the beach"], "walk": ["in the park", "in the garden"],
+    "run": ["in the park", "on the beach"], "cook": ["in the kitchen"],
+    "sing": ["in the park", "in the classroom", "on the beach"], "dance": ["in the park", "in the classroom"],
+}
+
+
 def t_intransitive(rng: random.Random):
     base, s3, past, ing, zh, who, tenses = rng.choice(INTRANSITIVE)
     tense = rng.choice(sorted(tenses))
@@ -735,8 +756,10 @@ def t_intransitive(rng: random.Random):
     subj, agr = random_subject(rng, animals=(who == "any"), allow_i=(mode != "q"))
     time = _time(rng, tense, mode)
     place = None
-    if rng.random() < 0.3 and base not in ("think", "win"):
-        place = place_ph(*rng.choice(PLACE_ADVERBIALS[:11]))
+    if rng.random() < 0.35 and base in INTRANSITIVE_PLACES and subj.en[-1] not in SETS["animal"]:
+        where = INTRANSITIVE_PLACES[base]
+        pick = rng.choice(where)
+        place = place_ph(pick, dict(PLACE_ADVERBIALS)[pick])
     if tense == "past" and mode == "stmt" and place:
         return None   # "他昨天在公园跑步了" is fine, but keep past + place for the transitive verbs
     vp = VP(base, s3, past, ing, zh)
@@ -850,11 +873,11 @@ def t_bank_river(rng: random.Random):
     if mode == "q" and subj.en == ("i",):
         return None
     bank_amb = (("bank", "河岸"),)
+    if r < 0.55 and tense == "prog":
+        # "正在坐在河岸上" / "正在在河岸上钓鱼" are not Chinese; sitting and fishing stay out of the progressive.
+        tense = rng.choice(["past", "fut", "habit"])
     if r < 0.3:
-        if tense == "prog":
-            vp = VP("sit", "sits", "sat", "sitting", "坐 在 河岸 上", Ph(en=("on", "the", "bank")), amb=bank_amb)
-        else:
-            vp = VP("sit", "sits", "sat", "sitting", "坐 在 河岸 上", Ph(en=("on", "the", "bank")), amb=bank_amb)
+        vp = VP("sit", "sits", "sat", "sitting", "坐 在 河岸 上", Ph(en=("on", "the", "bank")), amb=bank_amb)
     elif r < 0.55:
         vp = VP("fish", "fishes", "fished", "fishing", "在 河岸 上 钓鱼", Ph(en=("from", "the", "bank")),
                 amb=bank_amb)
@@ -883,6 +906,8 @@ def t_bank_money(rng: random.Random):
     bank_amb = (("bank", "银行"),)
     if r < 0.4:
         # "... because S needed money" ↔ "，因为S需要钱"
+        en, zh, agr = rng.choice(PRONOUNS)     # a pronoun, so that the reason does not repeat a name
+        subj = ph(en, zh)
         tense = rng.choice(["past", "fut"])
         time = _time(rng, tense, "stmt")
         go = clause(subj, agr, VP("go", "goes", "went", "going", "去", ph("to the bank", "银行", bank_amb)),
@@ -1032,7 +1057,7 @@ def t_adjective(rng: random.Random):
     det = rng.choice(["the", "the", "this", "that", "these", "those", "my", "your", "his", "her"])
     subj, agr = np_(noun, det)
     if noun in COLOURABLE and rng.random() < 0.4:
-        c = rng.choice(COLOURS)
+        c = _colour(rng)
         p = _adj_clause(rng, subj, agr, c, extra_amb=_adj_amb(c[0], c[1]), colour=True)
         return p, "adjectives"
     adj = _random_adj(rng, noun)
@@ -1048,6 +1073,8 @@ def t_be_noun(rng: random.Random):
     mode = rng.choice(STMT_MODES)
     if r < 0.5:
         subj, agr = random_subject(rng, allow_i=(mode != "q"))
+        if subj.en[0] == "the" and agr == "pl":
+            return None     # "the students are teachers"
         noun = rng.choice([n for n in SETS["person"] if n not in ("child", "baby", "boy", "girl")])
         if agr == "pl":
             o = ph(NOUN[noun][1], NOUN[noun][2])          # plural predicate noun, no measure word
@@ -1090,7 +1117,7 @@ def t_location(rng: random.Random):
     subj, agr = np_(noun, det)
     if rng.random() < 0.2:
         return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
-    loc = place_ph(*rng.choice(LOCATIONS))
+    loc = place_ph(*rng.choice(_locations_for(noun)))
     mode = rng.choice(STMT_MODES)
     if mode == "stmt":
         p = subj + E(be(agr)) + Z("在") + loc
@@ -1125,7 +1152,7 @@ def t_there_is(rng: random.Random):
     noun = rng.choice([n for n in NOUN if NOUN[n][4] in ("animal", "object", "food", "person", "criminal")])
     if noun in ("bat", "house", "tree") or NOUN[noun][4] in ("person", "criminal") and rng.random() < 0.5:
         return None
-    loc_en, loc_zh = rng.choice(LOCATIONS)
+    loc_en, loc_zh = rng.choice(_locations_for(noun))
     loc = place_ph(loc_en, loc_zh)
     r = rng.random()
     if r < 0.2:   # no
@@ -1137,7 +1164,8 @@ def t_there_is(rng: random.Random):
     there = "there are" if agr == "pl" else "there is"
     if r < 0.35:
         q = "are there" if agr == "pl" else "is there"
-        return _punct(E(q) + o + Ph(en=loc.en, amb=loc.amb) + Z(loc_zh + " 有") + Ph(zh=o.zh) + Z("吗"), "q"), \
+        return _punct(E(q) + Ph(en=o.en, amb=o.amb) + Ph(en=loc.en, amb=loc.amb) + Z(loc_zh + " 有") + Ph(zh=o.zh)
+                      + Z("吗"), "q"), \
             "question"
     p = E(there) + Ph(en=o.en, amb=o.amb) + loc + Z("有") + Ph(zh=o.zh)
     return _punct(p, "stmt"), ("numbers" if det == "num" else "places")
@@ -1269,6 +1297,8 @@ def _simple_clause(rng: random.Random, tense: str, mode: str = "stmt", subj=None
     obj = _object(rng, verb[0], verb[5])
     if _same_person(subj, obj):
         return None
+    if mode == "neg" and verb[0] != "have" and (obj.zh[0] == "一" or obj.zh[0] in COUNT_ZH.values()):
+        return None
     time = ("", "")
     vp = VP(*verb[:4], verb[4], obj, have=(verb[0] == "have"))
     return clause(subj, agr, vp, tense, mode, time)
@@ -1291,7 +1321,8 @@ def t_conjunction(rng: random.Random):
             return None
         return _punct(a + ph("and", "，") + b, "stmt"), "conjunction"
     if r < 0.7:   # "I am happy because I bought a new phone" ↔ 我很高兴，因为我买了一部新手机
-        subj, agr = random_subject(rng)
+        en, zh, agr = rng.choice(PRONOUNS)     # "David is sad because David …" repeats the name
+        subj = ph(en, zh)
         en, zh = rng.choice(PERSON_ADJECTIVES[:5] + [("angry", "生气")])
         a = subj + ph(f"{be(agr)} {en}", f"很 {zh}")
         b = _simple_clause(rng, rng.choice(["past", "state"]), rng.choice(["stmt", "stmt", "neg"]), subj, agr)
