@@ -1,8 +1,98 @@
-"""Being built."""
+"""Attention heads: per-head heatmaps with the mean, compare mode with differences, the all-heads grid, and
+one query token's top attended keys."""
+import numpy as np
 import streamlit as st
 
-from pages.common import frame, page_title, tr
+from pages.common import (attention_controls, axis_titles, chart, explanation, frame, md, page_title,
+                          require_translation, tr)
+from viz_model import figures
+from viz_model.analysis import head_differences, top_attended
 
 frame()
 page_title("attention")
-st.info(tr("common.coming_soon"))
+explanation("attention")
+result = require_translation()
+if result is None:
+    st.stop()
+
+trace = result.trace
+kind, layer = attention_controls("attention")
+attention = trace.attention(kind, layer)                 # weights (H, Tq, Tk), rows = queries
+H = attention.n_heads
+query_tokens, key_tokens = trace.axis_tokens(kind)
+rows, cols = figures.token_labels(query_tokens), figures.token_labels(key_tokens)
+y_title, x_title = axis_titles(kind)
+mask = None if attention.mask.all() else attention.mask
+common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), mask=mask,
+              masked_text=tr("axis.masked"))
+views = ("heads", "compare", "grid", "query")
+view = st.segmented_control(tr("attention.view"), views, key="attention.view", default="heads",
+                            format_func=lambda v: tr(f"attention.view_{v}")) or "heads"
+
+
+def head_picker(label_key: str, key: str) -> int:
+    return st.segmented_control(tr(label_key), range(H), key=key, default=0,
+                                format_func=lambda h: str(h + 1)) or 0
+
+
+if view == "heads":
+    head = head_picker("common.head", "attention.head")
+    panels = np.stack([attention.weights[head], attention.mean_weights])
+    chart(figures.heatmaps(panels, rows, cols, **common,
+                           panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1),
+                                         tr("attention.mean")]), key="attention.heads")
+    st.caption(tr("attention.head_caption", layer=layer + 1, h=head + 1, n=H))
+
+elif view == "compare":
+    chosen = st.multiselect(tr("attention.compare_heads"), range(H), default=list(range(min(2, H))),
+                            max_selections=4, key="attention.compare", format_func=lambda h: str(h + 1))
+    if len(chosen) < 2:
+        st.info(tr("attention.compare_need_two"))
+    else:
+        chart(figures.heatmaps(attention.weights[chosen], rows, cols, **common,
+                               panel_titles=[tr("attention.head_n", h=h + 1) for h in chosen]),
+              key="attention.compare_heads")
+        st.caption(tr("attention.compare_caption"))
+        st.markdown(f"**{tr('attention.difference')}**")
+        differences = head_differences(attention.weights, chosen)
+        chart(figures.heatmaps(np.stack([d for _, _, d in differences]), rows, cols,
+                               **{**common, "value_name": tr("attention.value_difference")}, signed=True,
+                               panel_titles=[tr("attention.difference_title", a=a + 1, b=b + 1)
+                                             for a, b, _ in differences]),
+              key="attention.difference")
+        st.caption(tr("attention.difference_caption", first=tr("attention.head_n", h=chosen[0] + 1)))
+
+elif view == "grid":
+    stack = trace.attention_stack(kind)                  # (L, H, Tq, Tk)
+    L = stack.shape[0]
+    chart(figures.heatmaps(stack, rows, cols, **common, tick_labels=len(query_tokens) <= 12, show_values=False,
+                           panel_titles=[tr("attention.layer_head", layer=l + 1, h=h + 1)
+                                         for l in range(L) for h in range(H)]),
+          key="attention.grid")
+    st.caption(tr("attention.grid_caption", kind=tr(f"attention.kind_{kind}")))
+
+else:  # one query token
+    left, middle, right = st.columns([2, 2, 1])
+    query = left.selectbox(tr("attention.query_token"), range(len(query_tokens)), key="attention.query",
+                           format_func=lambda i: f"{i}:{query_tokens[i]}")
+    head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="attention.query_head",
+                                    default=0, format_func=lambda h: tr("attention.query_mean") if h == "mean"
+                                    else str(h + 1))
+    head = 0 if head is None else head
+    top_k = right.number_input(tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
+                               key="attention.top_k")
+    weights = attention.mean_weights if head == "mean" else attention.weights[head]
+    top = top_attended(weights, query, key_tokens, k=int(top_k), mask=attention.mask)
+    chart(figures.bar_chart([f"{a.position}:{figures.escape_label(a.token)}" for a in top],
+                            [a.weight for a in top], x_title=tr("axis.weight"), y_title=x_title),
+          key="attention.query_bars")
+    head_label = tr("attention.query_mean") if head == "mean" else str(head + 1)
+    st.caption(tr("attention.query_caption", token=md(f"{query}:{query_tokens[query]}"),
+                  layer=layer + 1, h=head_label))
+    st.dataframe({tr("attention.col_rank"): list(range(1, len(top) + 1)),
+                  tr("attention.col_key"): [f"{a.position}:{a.token}" for a in top],
+                  tr("attention.col_weight"): [round(a.weight, 4) for a in top]},
+                 hide_index=True, key="attention.query_table")
+
+if mask is not None:
+    st.caption(tr("attention.masked_caption"))

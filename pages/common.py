@@ -23,7 +23,7 @@ from viz_model.translator import Translation, Translator, normalise_direction, s
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
 TRANSLATION_CACHE_ENTRIES = 64                 # per process, shared by all sessions
-DEFAULT_TEXT = "please buy an apple and an orange"
+DEFAULT_TEXT = "Please buy an apple and an orange."
 
 
 @dataclass(frozen=True)
@@ -51,17 +51,18 @@ PAGES = (
 
 # One-click examples: (catalogue key of the button group, sentence, direction).
 EXAMPLES = (
-    ("app.example_course", "please buy an apple and an orange", "en2zh"),
-    ("app.example_course", "an apple phone", "en2zh"),
+    ("app.example_course", "Please buy an apple and an orange.", "en2zh"),
+    ("app.example_course", "An apple phone", "en2zh"),
     ("app.example_course", "The FBI is chasing a criminal on the run.", "en2zh"),
+    ("app.example_course", "Thinking machines", "en2zh"),
     ("app.example_ambiguous", "I saw a saw.", "en2zh"),
-    ("app.example_ambiguous", "the bat flew out of the cave", "en2zh"),
-    ("app.example_arithmetic", "one plus three equals four", "en2zh"),
-    ("app.example_chinese", "你最近怎么样", "zh2en"),
-    ("app.example_long", "when you play the game of thrones you win or you die , "
-                         "there is no middle ground", "en2zh"),
+    ("app.example_ambiguous", "A fly is drinking the juice.", "en2zh"),
+    ("app.example_arithmetic", "One plus three equals four", "en2zh"),
+    ("app.example_chinese", "一加三等于四", "zh2en"),
+    ("app.example_chinese", "我看见了一把锯子。", "zh2en"),
+    ("app.example_long", "The policeman will open the black umbrella and the teacher will eat this small mango.",
+     "en2zh"),
 )
-
 
 APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
 FRAME_MARK = "_frame_drawn"
@@ -275,3 +276,34 @@ def require_translation() -> Translation | None:
 def chart(fig, key: str) -> None:
     """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns."""
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False, "scrollZoom": False})
+
+
+# ------------------------------------------------------------------------------------------ attention
+
+# Which side of the translation each attention kind's rows (queries) and columns (keys) come from.
+_AXIS_KEYS = {"encoder_self": ("axis.query_source", "axis.key_source"),
+              "decoder_self": ("axis.query_target", "axis.key_target"),
+              "cross": ("axis.query_target", "axis.key_source")}
+
+
+def axis_titles(kind: str) -> tuple[str, str]:
+    """(y title, x title) for an attention matrix: rows are queries, columns keys, always said so."""
+    y_key, x_key = _AXIS_KEYS[kind]
+    return tr(y_key), tr(x_key)
+
+
+def attention_controls(prefix: str, kind_default: str = "encoder_self") -> tuple[str, int]:
+    """Kind and layer selectors (keys "<prefix>.kind", "<prefix>.layer"); layers are shown from 1."""
+    from viz_model.trace import ATTENTION_KINDS
+
+    config = translator().config
+    left, right = st.columns(2)
+    kind = left.selectbox(tr("attention.kind"), ATTENTION_KINDS, key=f"{prefix}.kind",
+                          index=ATTENTION_KINDS.index(kind_default),
+                          format_func=lambda k: tr(f"attention.kind_{k}"))
+    n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
+    if st.session_state.get(f"{prefix}.layer", 0) >= n_layers:
+        st.session_state[f"{prefix}.layer"] = 0
+    layer = right.selectbox(tr("common.layer"), range(n_layers), key=f"{prefix}.layer",
+                            format_func=lambda i: str(i + 1))
+    return kind, layer

@@ -24,9 +24,9 @@ ENV = "ATTENTION_LAB_MODEL_DIR"
 
 # Inputs every page must survive (name -> (text, direction)).
 SENTENCES = {
-    "course": ("please buy an apple and an orange", "en2zh"),
+    "course": ("Please buy an apple and an orange.", "en2zh"),
     "ambiguous": ("I saw a saw.", "en2zh"),
-    "chinese": ("我 看见 了 一 把 锯", "zh2en"),
+    "chinese": ("我看见了一把锯子。", "zh2en"),
     "empty": ("   ", "en2zh"),
     "long": (" ".join(["the cat sat on the mat and"] * 12), "en2zh"),
     "unknown": ("qwzx blorf 🙂", "en2zh"),
@@ -43,7 +43,7 @@ def _random_model(directory: Path) -> None:
 
     words = ("please buy an apple and an orange . i saw a the cat sat on mat bat flew out of cave one plus "
              "three equals four b").split()
-    tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯苹果和橙子")])
+    tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯子。苹果和橙")])
     torch.manual_seed(0)
     config = ModelConfig(vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2,
                          n_decoder_layers=2, d_ff=64)
