@@ -1,0 +1,288 @@
+"""Drive the real app: start `streamlit run` on a free port, open Debian's Chromium with Playwright, and
+wait for Streamlit the way a user would (the script has finished, the charts are drawn).
+
+Used by the browser tests (tests/browser/conftest.py) and by the hand-run scripts tests/load_test.py and
+tests/bench_browser.py, so all three start the server and judge "finished" the same way.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import closing
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+APP = ROOT / "app.py"
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"
+
+# Selectors (Streamlit 1.67's data-testid attributes).
+APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+CHART_DRAWN = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
+EXCEPTION = '[data-testid="stException"]'
+SIDEBAR = '[data-testid="stSidebar"]'
+SENTENCE_INPUT = f'{SIDEBAR} .st-key-text input'          # keyed widgets carry the class st-key-<key>
+NAV_LINK = '[data-testid="stSidebarNav"] a[href$="/{url_path}"], [data-testid="stSidebarNav"] a[href*="/{url_path}?"]'
+
+# Installed in every page before Streamlit loads: counts script runs (each change of stApp's
+# data-test-script-state to "running") and records when the main area last changed, so a test can wait for
+# "a new run has started and finished" without racing a fast rerun, and a benchmark can tell when the page
+# stopped changing.
+WATCH_SCRIPT = """
+(() => {
+  window.__runs = 0; window.__lastMutation = performance.now();
+  const observer = new MutationObserver((mutations) => {
+    window.__lastMutation = performance.now();
+    for (const m of mutations) {
+      if (m.type === 'attributes' && m.attributeName === 'data-test-script-state'
+          && m.target.getAttribute('data-test-script-state') === 'running') window.__runs += 1;
+      if (m.type === 'childList') for (const n of m.addedNodes) {
+        if (n.nodeType === 1 && n.querySelector && (n.matches('[data-test-script-state="running"]')
+            || n.querySelector('[data-test-script-state="running"]'))) window.__runs += 1;
+      }
+    }
+  });
+  const start = () => observer.observe(document.documentElement, {subtree: true, childList: true,
+      attributes: true, characterData: true, attributeFilter: undefined});
+  if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
+})();
+"""
+
+
+# ------------------------------------------------------------------------------------------ the server
+
+def free_port() -> int:
+    with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def health(base_url: str, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=timeout) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+class StreamlitServer:
+    """`streamlit run <script>` on a free localhost port, in its own process group; `stop()` ends it."""
+
+    def __init__(self, script: Path = APP, env: dict[str, str] | None = None, port: int | None = None,
+                 log_path: Path | None = None):
+        self.script, self.port = Path(script), port or free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **(env or {})}
+        self.log_path = log_path
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
+
+    def start(self) -> "StreamlitServer":
+        command = [sys.executable, "-m", "streamlit", "run", str(self.script),
+                   "--server.headless", "true", "--server.port", str(self.port),
+                   "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+                   "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+        log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
+        self.started_at = time.perf_counter()
+        self.process = subprocess.Popen(command, cwd=self.script.parent, env=self.env, stdout=log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        return self
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait_healthy(self, timeout: float = 60.0) -> float:
+        """Seconds from start() until /_stcore/health answers "ok"."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {self.process.returncode}; log: {self.log_path}")
+            if health(self.base_url, timeout=1.0):
+                return time.perf_counter() - self.started_at
+            time.sleep(0.1)
+        raise TimeoutError(f"streamlit did not answer /_stcore/health within {timeout:.0f} s")
+
+    def healthy(self) -> bool:
+        return self.process is not None and self.process.poll() is None and health(self.base_url)
+
+    def stop(self) -> None:
+        """Terminate the server by its own PID (and its process group), kill it if it does not exit."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                self.process.send_signal(sig)
+                os.killpg(self.process.pid, sig)        # start_new_session: the group id is the server's PID
+            except ProcessLookupError:
+                pass
+            try:
+                self.process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server process and all its children."""
+        import psutil
+
+        try:
+            proc = psutil.Process(self.pid)
+            procs = [proc] + proc.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return 0
+        total = 0
+        for p in procs:
+            try:
+                total += p.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+# ------------------------------------------------------------------------------------------ the browser
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def page_url(base_url: str, url_path: str = "", **params) -> str:
+    query = urlencode({k: v for k, v in params.items() if v is not None})
+    return f"{base_url}/{url_path}" + (f"?{query}" if query else "")
+
+
+class Session:
+    """One browser tab on the app (one Streamlit session), recording everything that must never happen:
+    console errors, uncaught page errors, and dialogs (alert/confirm/prompt, e.g. from injected HTML)."""
+
+    # Requests to these hosts fail on an offline machine; they are recorded in `external_requests` (and
+    # reported) instead of failing every test: Streamlit fetches a `:material/…:` page_icon used as the
+    # favicon from Google's font server.
+    EXTERNAL_HOSTS = ("https://fonts.gstatic.com/", "https://fonts.googleapis.com/")
+
+    def __init__(self, context, base_url: str):
+        self.base_url = base_url
+        self.page = context.new_page()
+        self.page.add_init_script(WATCH_SCRIPT)
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.external_requests: list[str] = []
+        self.page.on("console", self._on_console)
+        self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        self.page.on("dialog", self._on_dialog)
+
+    def _on_console(self, message) -> None:
+        if message.type != "error":
+            return
+        url = (message.location or {}).get("url", "")
+        if url.startswith(self.EXTERNAL_HOSTS):
+            self.external_requests.append(url)
+        else:
+            self.console_errors.append(f"{message.text} ({url})" if url else message.text)
+
+    def _on_dialog(self, dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        try:
+            dialog.dismiss()
+        except Exception:   # the page may already be gone
+            pass
+
+    # ---- moving around --------------------------------------------------------------------------
+    def open(self, url_path: str = "", timeout: float = 90_000, charts: bool = True, **params) -> None:
+        """A new page load (a new Streamlit session) of /url_path?params; waits until fully drawn."""
+        self.page.goto(page_url(self.base_url, url_path, **params), wait_until="domcontentloaded",
+                       timeout=timeout)
+        self.page.wait_for_selector(APP_IDLE, timeout=timeout, state="attached")
+        self.page.wait_for_function("() => window.__runs > 0", timeout=timeout)
+        self.wait_idle(timeout=timeout, charts=charts)
+
+    def runs(self) -> int:
+        return self.page.evaluate("() => window.__runs")
+
+    def wait_idle(self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True) -> None:
+        """Wait for a script run after `since_runs` runs to have started and finished, then for the charts."""
+        if since_runs is not None:
+            self.page.wait_for_function(f"() => window.__runs > {since_runs}", timeout=timeout)
+        self.page.wait_for_selector(APP_IDLE, timeout=timeout, state="attached")
+        if charts:
+            self.wait_charts(timeout)
+
+    def wait_charts(self, timeout: float = 90_000) -> None:
+        """Every plotly chart container in the page has its SVG drawn."""
+        self.page.wait_for_function(
+            """() => { const boxes = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+                       return [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg')); }""",
+            timeout=timeout)
+
+    def type_sentence(self, text: str, timeout: float = 90_000, charts: bool = True) -> bool:
+        """Type into the sidebar's sentence box and press Enter. Returns False when the box did not change
+        (e.g. text over the box's character limit, which the widget refuses), so no run was expected."""
+        box = self.page.locator(SENTENCE_INPUT)
+        before_value = box.input_value()
+        before = self.runs()
+        box.fill(text)
+        box.press("Enter")
+        if box.input_value() == before_value:
+            self.page.wait_for_timeout(300)
+            self.wait_idle(timeout=timeout, charts=charts)
+            return False
+        self.wait_idle(since_runs=before, timeout=timeout, charts=charts)
+        return True
+
+    def click_and_wait(self, locator, timeout: float = 90_000, charts: bool = True) -> None:
+        before = self.runs()
+        locator.click()
+        self.wait_idle(since_runs=before, timeout=timeout, charts=charts)
+
+    def navigate(self, url_path: str, timeout: float = 90_000, charts: bool = True) -> None:
+        """Click the page's link in the sidebar navigation (keeps the session, like a user)."""
+        link = self.page.locator(NAV_LINK.format(url_path=url_path)).first
+        self.click_and_wait(link, timeout=timeout, charts=charts)
+
+    # ---- what is on the page --------------------------------------------------------------------
+    def sentence(self) -> str:
+        return self.page.locator(SENTENCE_INPUT).input_value()
+
+    def translation(self) -> str:
+        """The translation shown in the sidebar (st.text after the "Translation" label)."""
+        texts = self.page.locator(f'{SIDEBAR} [data-testid="stText"]')
+        return texts.first.inner_text(timeout=5_000).strip() if texts.count() else ""
+
+    def count(self, selector: str) -> int:
+        return self.page.locator(selector).count()
+
+    def exceptions(self) -> list[str]:
+        return [e.inner_text() for e in self.page.locator(EXCEPTION).all()]
+
+    def problems(self) -> list[str]:
+        """Everything wrong so far: exceptions on the page, console errors, page errors, dialogs."""
+        return ([f"exception: {e[:500]}" for e in self.exceptions()]
+                + [f"console: {e[:500]}" for e in self.console_errors]
+                + [f"pageerror: {e[:500]}" for e in self.page_errors]
+                + [f"dialog: {e[:200]}" for e in self.dialogs])
+
+    def screenshot(self, name: str, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120]
+        path = folder / f"{safe}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self) -> None:
+        self.page.close()

@@ -1,0 +1,57 @@
+"""Every page in a real browser, in both interface languages: open it, type a sentence, wait until the
+script has finished and the charts are drawn; no exception, no console error, the expected elements, and
+the translation the model gives. A full-page screenshot of each lands in artifacts/screenshots/."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser.conftest import APP_PAGES, is_placeholder
+from tests.browser.harness import CHART_DRAWN
+
+# The sentence typed in each interface language (the zh interface translates Chinese to English).
+TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en")}
+
+TABLES = '[data-testid="stDataFrame"], [data-testid="stTable"]'
+
+# What each page must show for an ordinary sentence, at least: drawn plotly charts and tables.
+EXPECTED = {
+    "home": {"charts": 1, "tables": 1},
+    "tokens": {"charts": 2, "tables": 1},
+    "similarity": {"charts": 2},
+    "attention": {"charts": 2},
+    "step": {"charts": 1},
+    "positional": {"charts": 2},
+    "beam": {"charts": 1, "tables": 1},
+    "metrics": {"charts": 0},
+}
+
+
+def check_page(session, page, lang, text, direction, expected_translation):
+    problems = session.problems()
+    assert problems == [], "\n".join(problems)
+    main = session.page.locator('[data-testid="stMain"]')
+    assert page.title(lang) in main.locator("h1").first.inner_text(), "the page title in this language"
+    assert session.sentence() == text
+    assert session.translation() == expected_translation(text, direction)
+    params = parse_qs(urlparse(session.page.url).query)
+    assert params.get("text") == [text] and params.get("dir") == [direction] and params.get("lang") == [lang]
+    want = EXPECTED.get(page.section, {})
+    charts = session.count(CHART_DRAWN)
+    assert charts >= want.get("charts", 0), f"{charts} charts drawn"
+    tables = session.count(TABLES)
+    assert tables >= want.get("tables", 0), f"{tables} tables"
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", APP_PAGES, ids=[p.section for p in APP_PAGES])
+def test_page_in_browser(session, page, lang, screenshots, expected_translation):
+    text, direction = TYPED[lang]
+    session.open(page.url_path, lang=lang, dir=direction)
+    if is_placeholder(session):
+        pytest.skip(f"{page.file} is still a placeholder")
+    assert session.type_sentence(text), "typing a sentence starts a run"
+    session.screenshot(f"page-{page.section}-{lang}", screenshots)
+    check_page(session, page, lang, text, direction, expected_translation)
