@@ -3,8 +3,8 @@ one query token's top attended keys."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (attention_controls, axis_titles, chart, explanation, frame, md, page_title,
-                          require_translation, tr)
+from pages.common import (attention_controls, axis_titles, chart, explanation, frame, labeller, md,
+                          page_title, require_translation, tr)
 from viz_model import figures
 from viz_model.analysis import head_differences, top_attended
 
@@ -27,7 +27,7 @@ common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), ma
               masked_text=tr("axis.masked"))
 views = ("heads", "compare", "grid", "query")
 view = st.segmented_control(tr("attention.view"), views, key="attention.view", default="heads",
-                            format_func=lambda v: tr(f"attention.view_{v}")) or "heads"
+                            format_func=labeller("attention.view_{}")) or "heads"
 
 
 def head_picker(label_key: str, key: str) -> int:
@@ -76,8 +76,8 @@ else:  # one query token
     query = left.selectbox(tr("attention.query_token"), range(len(query_tokens)), key="attention.query",
                            format_func=lambda i: f"{i}:{query_tokens[i]}")
     head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="attention.query_head",
-                                    default=0, format_func=lambda h: tr("attention.query_mean") if h == "mean"
-                                    else str(h + 1))
+                                    default=0, format_func=lambda h, mean=tr("attention.query_mean"):
+                                    mean if h == "mean" else str(h + 1))
     head = 0 if head is None else head
     top_k = right.number_input(tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
                                key="attention.top_k")

@@ -94,6 +94,13 @@ def tr(key: str, **values) -> str:
     return t(key, lang(), **values)
 
 
+def labeller(template: str):
+    """A widget's format_func: `template` (e.g. "attention.kind_{}") filled with the option, in the language
+    of this run. The language is bound now, not looked up later: AppTest formats options outside the run."""
+    language = lang()
+    return lambda option: t(template.format(option), language)
+
+
 _MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
 
 
@@ -194,7 +201,7 @@ def sidebar() -> Translation | None:
         st.text_input(tr("app.sentence"), key="text", max_chars=MAX_TEXT_CHARS,
                       help=tr("app.sentence_help"), placeholder=tr("app.sentence_placeholder"))
         st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
-                 format_func=lambda d: tr(f"app.dir_{d}"), help=tr("app.direction_help"))
+                 format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
         with st.expander(tr("app.examples")):
             for i, (group, text, direction) in enumerate(EXAMPLES):
                 st.button(f"{tr(group)} · {text}", key=f"example_{i}", on_click=_set_example,
@@ -300,7 +307,7 @@ def attention_controls(prefix: str, kind_default: str = "encoder_self") -> tuple
     left, right = st.columns(2)
     kind = left.selectbox(tr("attention.kind"), ATTENTION_KINDS, key=f"{prefix}.kind",
                           index=ATTENTION_KINDS.index(kind_default),
-                          format_func=lambda k: tr(f"attention.kind_{k}"))
+                          format_func=labeller("attention.kind_{}"))
     n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
     if st.session_state.get(f"{prefix}.layer", 0) >= n_layers:
         st.session_state[f"{prefix}.layer"] = 0

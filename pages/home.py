@@ -2,8 +2,7 @@
 import streamlit as st
 
 from pages.common import (PAGES, chart, explanation, frame, link_params, page_title, sentence,
-                          show_translation,
-                          tr, translate, translator)
+                          show_translation, tr, translate, translator)
 from viz_model import figures
 from viz_model.analysis import model_card_rows
 

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (attention_controls, axis_titles, chart, explanation, frame, page_title,
-                          require_translation, sentence, tr, translator)
+from pages.common import (attention_controls, axis_titles, chart, explanation, frame, labeller,
+                          page_title, require_translation, sentence, tr, translator)
 from viz_model import figures
 from viz_model.analysis import attention_step, toy_attention, toy_inputs
 from viz_model.similarity import attention_arithmetic
@@ -69,7 +69,8 @@ def model_mode() -> None:
     st.caption(tr("step.s2_caption", d_k=d_k, h=head + 1, c0=head * d_k, c1=(head + 1) * d_k - 1))
     with st.expander("q, k, v"):
         st.dataframe(figures.matrix_frame(np.vstack([step.q, step.k, step.v]),
-                                          [f"q {query_label}"] + [f"k {k}" for k in keys] + [f"v {k}" for k in keys],
+                                          [f"q {query_label}"] + [f"k {k}" for k in keys]
+                                          + [f"v {k}" for k in keys],
                                           head_dims), key="step.qkv_table")
 
     st.subheader(tr("step.s3"))
@@ -165,5 +166,5 @@ frame()
 page_title("step")
 explanation("step")
 mode = st.segmented_control(tr("step.mode"), ("model", "course", "toy"), key="step.mode", default="model",
-                            format_func=lambda m: tr(f"step.mode_{m}")) or "model"
+                            format_func=labeller("step.mode_{}")) or "model"
 {"model": model_mode, "course": course_mode, "toy": toy_mode}[mode]()

@@ -2,8 +2,8 @@
 import numpy as np
 import streamlit as st
 
-from pages.common import (chart, explanation, frame, md, model_dir, page_title, require_translation, tr,
-                          translator)
+from pages.common import (chart, explanation, frame, labeller, md, model_dir, page_title,
+                          require_translation, tr, translator)
 from viz_model import figures
 from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, UNK
@@ -59,7 +59,7 @@ st.caption(tr("tokens.embeddings_caption", d=d_model))
 # 3 · the vocabulary map ----------------------------------------------------------------------------
 st.subheader(tr("tokens.map"))
 n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="tokens.map_dims",
-                                    default=2, format_func=lambda k: tr(f"tokens.map_{k}d")) or 2
+                                    default=2, format_func=labeller("tokens.map_{}d")) or 2
 coords, ratio = _vocabulary_map(str(model_dir()), n_components)
 vocab = model.tokenizer.vocab
 in_sentence = np.zeros(len(vocab), dtype=bool)

@@ -187,7 +187,8 @@ def toy_inputs(n_words: int, d_model: int, d_k: int, seed: int = 0) -> tuple[np.
 
 
 def toy_attention(x, w_q, w_k, w_v, scale_dim: int | None = None) -> ToyAttention:
-    """Q = X W_Q, K = X W_K, V = X W_V, then softmax(QKᵀ/√d_k) V with every step (similarity.attention_arithmetic)."""
+    """Q = X W_Q, K = X W_K, V = X W_V, then softmax(QKᵀ/√d_k) V with every step shown
+    (similarity.attention_arithmetic, the same function the course example uses)."""
     x, w_q, w_k, w_v = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v))
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     return ToyAttention(x, w_q, w_k, w_v, q, k, v, attention_arithmetic(q, k, v, scale_dim=scale_dim))

@@ -1,0 +1,107 @@
+"""Attention heads: every view's numbers equal the trace for the same sentence; the mask is drawn."""
+import numpy as np
+import pytest
+
+from tests.app_harness import decode, figure, heatmap_panels, open_app, translator
+from viz_model.analysis import head_differences, top_attended
+from viz_model.figures import escape_label, token_labels
+
+TEXT, DIRECTION = "I saw a saw.", "en2zh"
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_app("pages/attention.py", text=TEXT, direction=DIRECTION)
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return translator().translate(TEXT, DIRECTION).trace
+
+
+def choose(at, **state):
+    for key, value in state.items():
+        at.session_state[f"attention.{key}"] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def masked(weights, mask):
+    return np.where(mask, weights, np.nan)
+
+
+@pytest.mark.parametrize("kind", ["encoder_self", "decoder_self", "cross"])
+def test_one_head_and_mean(at, trace, kind):
+    n_layers = len(trace.encoder_layers if kind == "encoder_self" else trace.decoder_layers)
+    layer, head = n_layers - 1, 1
+    choose(at, kind=kind, layer=layer, view="heads", head=head)
+    att = trace.attention(kind, layer)
+    fig = figure(at, "attention.heads")
+    shown, mean = heatmap_panels(fig)
+    np.testing.assert_allclose(shown, masked(att.weights[head], att.mask), atol=1e-6)
+    np.testing.assert_allclose(mean, masked(att.mean_weights, att.mask), atol=1e-6)
+    rows, cols = trace.axis_tokens(kind)
+    assert fig["data"][0]["y"] == token_labels(rows)              # position-prefixed, HTML-escaped
+    assert fig["data"][0]["x"] == token_labels(cols)
+    assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
+    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
+    overlays = [t for t in fig["data"] if not t.get("coloraxis")]
+    if kind == "decoder_self":
+        assert overlays and "masked" in overlays[0]["hovertemplate"]
+        assert np.isnan(shown[0, 1]) and (np.isnan(shown) == ~att.mask).all()
+    else:
+        assert not overlays and not np.isnan(shown).any()
+
+
+def test_compare_mode_shares_one_scale_and_shows_differences(at, trace):
+    choose(at, kind="cross", layer=0, view="compare", compare=[0, 2, 3])
+    att = trace.attention("cross", 0)
+    fig = figure(at, "attention.compare_heads")
+    panels = heatmap_panels(fig)
+    assert len(panels) == 3
+    for shown, h in zip(panels, [0, 2, 3]):
+        np.testing.assert_allclose(shown, att.weights[h], atol=1e-6)
+    assert {t.get("coloraxis") for t in fig["data"]} == {"coloraxis"}
+    assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(float(att.weights[[0, 2, 3]].max()), rel=1e-5)
+    diffs = heatmap_panels(figure(at, "attention.difference"))
+    for shown, (_, _, expected) in zip(diffs, head_differences(att.weights, [0, 2, 3])):
+        np.testing.assert_allclose(shown, expected, atol=1e-6)
+
+
+def test_grid_of_all_layers_and_heads(at, trace):
+    choose(at, kind="decoder_self", view="grid")
+    stack = trace.attention_stack("decoder_self")
+    panels = heatmap_panels(figure(at, "attention.grid"))
+    assert len(panels) == stack.shape[0] * stack.shape[1]
+    mask = trace.attention("decoder_self", 0).mask
+    for k, shown in enumerate(panels):
+        np.testing.assert_allclose(shown, masked(stack[k // stack.shape[1], k % stack.shape[1]], mask), atol=1e-6)
+
+
+def test_one_query_token(at, trace):
+    choose(at, kind="encoder_self", layer=0, view="query", query=2, query_head=1, top_k=3)
+    att = trace.attention("encoder_self", 0)
+    expected = top_attended(att.weights[1], 2, trace.source_tokens, k=3)
+    bars = figure(at, "attention.query_bars")["data"][0]
+    np.testing.assert_allclose(decode(bars["x"]), [a.weight for a in expected], atol=1e-6)
+    assert bars["y"] == [f"{a.position}:{escape_label(a.token)}" for a in expected]
+    table = at.dataframe[0].value
+    assert table.iloc[:, 1].tolist() == [f"{a.position}:{a.token}" for a in expected]
+    choose(at, query_head="mean")
+    bars = figure(at, "attention.query_bars")["data"][0]
+    assert decode(bars["x"])[0] == pytest.approx(att.mean_weights[2].max(), abs=1e-6)
+
+
+def test_layer_selection_survives_a_kind_with_fewer_layers(at):
+    choose(at, kind="encoder_self", layer=0, view="heads")
+    assert figure(at, "attention.heads")
+
+
+def test_controls_work_in_chinese(trace):
+    at = open_app("pages/attention.py", text=TEXT, direction=DIRECTION, lang="zh")
+    choose(at, kind="cross", layer=1, view="heads", head=0)
+    (shown, _) = heatmap_panels(figure(at, "attention.heads"))
+    np.testing.assert_allclose(shown, trace.attention("cross", 1).weights[0], atol=1e-6)
+    fig = figure(at, "attention.heads")
+    assert "查询" in fig["layout"]["yaxis"]["title"]["text"] and "键" in fig["layout"]["xaxis"]["title"]["text"]

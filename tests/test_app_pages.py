@@ -1,0 +1,65 @@
+"""Every page of this part of the app (Home, Tokens, Attention, Step by step), in both languages, with the
+sentences of tests/app_harness.SENTENCES: no exception, the expected charts, the translation visible,
+and no user HTML reaching a chart unescaped. The numbers in the charts are checked in
+test_app_tokens.py, test_app_attention.py and test_app_step.py."""
+import json
+
+import pytest
+
+from tests.app_harness import SENTENCES, errors, open_app, translator
+
+# page -> chart keys drawn by default for a non-empty sentence
+PAGES = {
+    "pages/home.py": ["home.architecture"],
+    "pages/tokens.py": ["tokens.embeddings", "tokens.map", "tokens.input"],
+    "pages/attention.py": ["attention.heads"],
+    "pages/step_by_step.py": ["step.x", "step.q", "step.kv", "step.weights", "step.weighted", "step.output"],
+}
+
+
+def chart_ids(at):
+    return [el.proto.id for el in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SENTENCES))
+@pytest.mark.parametrize("page", list(PAGES))
+def test_page_renders(page, name, lang):
+    text, direction = SENTENCES[name]
+    at = open_app(page, text=text, direction=direction, lang=lang)
+    assert errors(at) == []
+    ids = chart_ids(at)
+    if name == "empty":
+        expected = ["home.architecture"] if page == "pages/home.py" else []
+        assert [k for k in PAGES[page] if any(i.endswith(k) for i in ids)] == expected
+        assert len(ids) == len(expected)                       # no empty charts
+        assert at.info, "blank text should get a friendly prompt"
+        return
+    for key in PAGES[page]:
+        assert any(i.endswith("-" + key) for i in ids), (key, ids)
+    result = translator().translate(text, direction)
+    assert result.output_text in [t.value for t in at.text]      # the translation is always visible
+    if result.source.unknown_words:
+        assert at.warning
+    if result.source.truncated:
+        assert any(str(result.source.original_length) in i.value for i in at.info)
+    for el in at.get("plotly_chart"):                             # user text only ever escaped in charts
+        spec = el.proto.spec
+        assert "<b>" not in spec and "<script" not in spec
+    if name == "html" and page != "pages/home.py":
+        labels = json.dumps([json.loads(el.proto.spec)["data"][0].get("y") for el in at.get("plotly_chart")])
+        assert "&lt;" in labels
+
+
+def test_home_shows_the_model_card_and_links_to_every_page():
+    from pages.common import PAGES as ALL_PAGES
+
+    at = open_app("pages/home.py", text="I saw a saw.")
+    card = translator().card
+    table = at.dataframe[0].value
+    values = " ".join(str(v) for v in table.iloc[:, 1])
+    assert f"{card['parameters']:,}" in values
+    assert str(card["config"]["d_model"]) in values
+    links = at.get("page_link")
+    assert len(links) == len(ALL_PAGES) - 1
+    assert all(link.proto.query_string == "text=I+saw+a+saw.&dir=en2zh&lang=en" for link in links)

@@ -1,0 +1,70 @@
+"""Step by step: its numbers equal the Attention page's heatmap; the course example's numbers come out."""
+import numpy as np
+import pytest
+
+from tests.app_harness import decode, figure, heatmap_panels, open_app, translator
+from viz_model.analysis import attention_step
+
+
+@pytest.mark.parametrize("kind, layer, head, query", [("encoder_self", 0, 0, 1), ("decoder_self", 1, 3, 2),
+                                                       ("cross", 1, 2, 1)])
+def test_step_weights_equal_the_attention_heatmap(kind, layer, head, query):
+    text = "I saw a saw."
+    at = open_app("pages/attention.py", text=text)
+    for key, value in dict(kind=kind, layer=layer, view="heads", head=head).items():
+        at.session_state[f"attention.{key}"] = value
+    at.run()
+    row = heatmap_panels(figure(at, "attention.heads"))[0][query]
+    at.switch_page("pages/step_by_step.py").run()
+    for key, value in dict(kind=kind, layer=layer, head=head, query=query).items():
+        at.session_state[f"step.{key}"] = value
+    at.run()
+    assert not at.exception
+    weights = decode(figure(at, "step.weights")["data"][0]["x"]).astype(np.float64)
+    np.testing.assert_allclose(weights, np.nan_to_num(row), atol=1e-5)
+    assert at.success                                      # recomputation agrees with the model's trace
+    # the concatenated heads × W^O panel is the layer's real output for this token
+    trace = translator().translate(text, "en2zh").trace
+    concat, output = heatmap_panels(figure(at, "step.output"))[0]
+    np.testing.assert_allclose(output, trace.attention(kind, layer).output[query], atol=1e-4)
+    params = translator().attention_parameters(kind, layer)
+    step = attention_step(trace.attention(kind, layer), params, head, query)
+    (q,) = heatmap_panels(figure(at, "step.q"))[0]
+    np.testing.assert_allclose(q, step.q, atol=1e-4)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_course_example_numbers(lang):
+    at = open_app("pages/step_by_step.py", text="Thinking machines", lang=lang)
+    at.session_state["step.mode"] = "course"
+    at.run()
+    assert not at.exception
+    line = [m.value for m in at.markdown if m.value.startswith("####")][0]
+    assert "112, 96" in line and "÷ 8" in line and "14.00, 12.00" in line and "0.88, 0.12" in line
+    scores, scaled = heatmap_panels(figure(at, "step.course.scores"))
+    np.testing.assert_allclose(scores[0], [112, 96])
+    np.testing.assert_allclose(scaled[0], [14, 12])
+    (weights,) = heatmap_panels(figure(at, "step.course.weights"))
+    np.testing.assert_allclose(weights[0], [0.8808, 0.1192], atol=1e-4)
+
+
+def test_toy_mode_sizes_and_seed():
+    at = open_app("pages/step_by_step.py", text="Thinking machines")
+    at.session_state["step.mode"] = "toy"
+    at.session_state["step.toy_n"] = 5
+    at.session_state["step.toy_d_model"] = 6
+    at.session_state["step.toy_d_k"] = 3
+    at.run()
+    assert not at.exception
+    (weights,) = heatmap_panels(figure(at, "step.toy.weights"))
+    assert weights.shape == (5, 5)
+    np.testing.assert_allclose(weights.sum(axis=1), 1, atol=1e-6)
+    q, k, v = heatmap_panels(figure(at, "step.toy_qkv"))
+    assert q.shape == (5, 3)
+
+
+def test_toy_mode_without_a_sentence():
+    at = open_app("pages/step_by_step.py", text="")
+    at.session_state["step.mode"] = "toy"
+    at.run()
+    assert not at.exception and figure(at, "step.toy.weights")

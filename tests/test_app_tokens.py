@@ -1,0 +1,63 @@
+"""Tokens & embeddings: the numbers on the page are viz_model's numbers for the same sentence."""
+import numpy as np
+import pytest
+
+from tests.app_harness import decode, figure, heatmap_panels, open_app, translator
+from viz_model.analysis import encoder_input_parts, vocabulary_map
+from viz_model.tokenizer import SPECIAL_TOKENS
+
+
+@pytest.fixture(scope="module", params=[("Please buy an apple and an orange.", "en2zh"),
+                                        ("我看见了一把锯子。", "zh2en")])
+def case(request):
+    text, direction = request.param
+    return open_app("pages/tokens.py", text=text, direction=direction), translator().translate(text, direction)
+
+
+def test_tokenization_table(case):
+    at, result = case
+    table = at.dataframe[0].value
+    assert table.iloc[:, 1].tolist() == result.source.tokens
+    assert table.iloc[:, 2].tolist() == result.source.ids
+
+
+def test_embedding_heatmap_is_the_embedding_table_rows(case):
+    at, result = case
+    (z,) = heatmap_panels(figure(at, "tokens.embeddings"))
+    np.testing.assert_allclose(z, translator().embedding_matrix()[result.source.ids], atol=1e-6)
+
+
+def test_encoder_input_panels(case):
+    at, result = case
+    panels = heatmap_panels(figure(at, "tokens.input"))
+    for shown, expected in zip(panels, encoder_input_parts(result.trace)):
+        np.testing.assert_allclose(shown, expected, atol=1e-4)
+    np.testing.assert_allclose(panels[2], result.trace.source_input, atol=1e-4)
+
+
+def test_vocabulary_map_and_highlight(case):
+    at, result = case
+    fig = figure(at, "tokens.map")
+    coords, _ = vocabulary_map(translator().embedding_matrix(), 2)
+    highlighted = fig["data"][-1]
+    words = [t for t in result.source.tokens[1:-1] if t != "<unk>"]
+    assert sorted(set(highlighted["hovertext"])) == sorted(set(words))
+    vocab = translator().tokenizer.vocab
+    i = vocab.index(words[0])
+    k = list(highlighted["hovertext"]).index(words[0])
+    assert decode(highlighted["x"])[k] == pytest.approx(coords[i, 0], abs=1e-5)
+
+
+def test_3d_map():
+    at = open_app("pages/tokens.py", text="I saw a saw.")
+    at.session_state["tokens.map_dims"] = 3
+    at.run()
+    assert figure(at, "tokens.map")["data"][0]["type"] == "scatter3d"
+
+
+def test_neighbours_table(case):
+    at, result = case
+    table = at.dataframe[1].value
+    words = [t for t in result.source.tokens if t not in SPECIAL_TOKENS]
+    assert table.iloc[:, 0].tolist() == [f"{i}:{t}" for i, t in enumerate(result.source.tokens)
+                                         if t not in SPECIAL_TOKENS] and len(table) == len(words)
