@@ -26,8 +26,13 @@ TARGET_TAG = {"zh": TO_ZH, "en": TO_EN}
 # any other visible character is a token of its own (punctuation, symbols, emoji).
 _ENGLISH_TOKEN = re.compile(r"[a-z]+(?:['\-][a-z]+)*|[0-9]+|[^\sa-z0-9]")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
-# Full-width punctuation is folded to ASCII for English; Chinese keeps its own marks.
+# Full-width punctuation is folded to ASCII for English; Chinese text keeps (or gets) its own marks.
 _FULLWIDTH_TO_ASCII = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
+_ASCII_TO_FULLWIDTH = str.maketrans(",.!?:;()", "，。！？：；（）")
+# NFKC would turn Chinese ，！？：；（） into ASCII; they are protected from it (。 is untouched anyway).
+_CHINESE_MARKS = set("，！？：；（）")
+_CHINESE_MARK_SPLIT = re.compile("([，！？：；（）])")
+_CHINESE_PUNCTUATION = set("，。！？：；（）、“”‘’《》…")
 
 
 def clean_text(text: str) -> str:
@@ -36,7 +41,8 @@ def clean_text(text: str) -> str:
     Such characters are invisible in the app, so a token made of them would only confuse a reader.
     Whitespace controls (tab, newline) become spaces.
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = "".join(part if part in _CHINESE_MARKS else unicodedata.normalize("NFKC", part)
+                   for part in _CHINESE_MARK_SPLIT.split(text))
     kept = []
     for ch in text:
         category = unicodedata.category(ch)
@@ -120,12 +126,16 @@ class Tokenizer:
         """Split text into vocabulary tokens. Returns (tokens with `<unk>`, the unknown spans)."""
         tokens: list[str] = []
         unknown: list[str] = []
-        for chunk in clean_text(text).split():
-            # Special tokens typed by a user are text, not control symbols: "<eos>" must not end a sentence.
-            if contains_chinese(chunk):
-                self._split_chinese(chunk, tokens, unknown)
+        text = clean_text(text)
+        # Text with any Chinese in it is read as Chinese: its punctuation is Chinese even where typed in
+        # ASCII or standing apart ("我 看见 了 。"); Latin words inside it still follow the English rules.
+        chinese = contains_chinese(text)
+        for chunk in text.split():
+            if chinese:
+                self._split_chinese(chunk.translate(_ASCII_TO_FULLWIDTH), tokens, unknown)
             else:
                 self._split_english(chunk, tokens, unknown)
+        # Special tokens typed by a user stay text (they are never in the lookup), so "<eos>" ends nothing.
         return tokens, unknown
 
     def _add(self, piece: str, tokens: list[str], unknown: list[str]) -> None:
@@ -144,10 +154,10 @@ class Tokenizer:
         i = 0
         last_was_unknown = False
         while i < len(chunk):
-            if not _CJK.match(chunk[i]) and chunk[i] not in self.token_to_id:
+            if _is_foreign(chunk[i]):
                 # A non-Chinese run inside Chinese text (Latin letters, digits, emoji): English rules.
                 j = i
-                while j < len(chunk) and not _CJK.match(chunk[j]) and chunk[j] not in self.token_to_id:
+                while j < len(chunk) and _is_foreign(chunk[j]):
                     j += 1
                 self._split_english(chunk[i:j], tokens, unknown)
                 i, last_was_unknown = j, False
@@ -187,6 +197,11 @@ class Tokenizer:
 
     def tokens(self, ids) -> list[str]:
         return [self.vocab[int(i)] for i in ids]
+
+
+def _is_foreign(ch: str) -> bool:
+    """Neither a Chinese character nor a Chinese punctuation mark."""
+    return not _CJK.match(ch) and ch not in _CHINESE_PUNCTUATION
 
 
 def detokenize(tokens: list[str], language: str) -> str:

@@ -1,0 +1,77 @@
+"""The tokenizer: both languages, unknown words reported by name, cuts reported, nothing dropped."""
+import pytest
+
+from viz_model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
+
+VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "don't", "我", "看见", "了", "一", "把", "锯子", "。",
+         "？", "，", "一加", "加", "三", "等于", "四", "二十", "二十一"]
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return Tokenizer(list(SPECIAL_TOKENS) + VOCAB)
+
+
+def test_english_is_lowercased_and_split_into_words_and_punctuation(tok):
+    assert tok.split("I SAW a saw.") == (["i", "saw", "a", "saw", "."], [])
+    assert tok.split("Twenty-one, don't?")[0] == ["twenty-one", ",", "don't", "?"]
+
+
+def test_chinese_is_split_by_greedy_longest_match(tok):
+    assert tok.split("我看见了一把锯子。")[0] == ["我", "看见", "了", "一", "把", "锯子", "。"]
+    # Longest match first: 二十一 is one token, not 二十 + 一.
+    assert tok.split("二十一加三")[0] == ["二十一", "加", "三"]
+    # Greedy is greedy: 一加 is in the vocabulary, so 一加三 starts with it (like WordPiece).
+    assert tok.split("一加三")[0] == ["一加", "三"]
+
+
+def test_text_already_split_by_spaces_gives_the_same_tokens(tok):
+    assert tok.split("我 看见 了 一 把 锯子 。")[0] == tok.split("我看见了一把锯子。")[0]
+
+
+def test_chinese_punctuation_survives_and_ascii_marks_in_chinese_become_chinese(tok):
+    assert tok.split("我看见了？")[0][-1] == "？"
+    assert tok.split("我看见了?")[0][-1] == "？"
+    assert tok.split("I saw？")[0][-1] == "?"          # full-width marks in English fold to ASCII
+
+
+def test_unknown_words_become_one_unk_each_and_are_reported_by_name(tok):
+    tokens, unknown = tok.split("I saw a zebra and 熊猫了")
+    assert tokens == ["i", "saw", "a", UNK, UNK, UNK, "了"]
+    assert unknown == ["zebra", "and", "熊猫"]
+
+
+def test_typed_special_tokens_are_text_not_control_symbols(tok):
+    tokens, unknown = tok.split("<eos> <2zh>")
+    assert EOS not in tokens and TO_ZH not in tokens
+    assert "".join(unknown) == "<eos><2zh>"
+
+
+def test_invisible_and_control_characters_are_dropped(tok):
+    assert clean_text("i\u200b s\x00aw\u202e") == "i saw"
+    assert tok.split("i\tsaw\n")[0] == ["i", "saw"]
+    assert tok.split("\u200b\u200b   ")[0] == []
+
+
+def test_encode_source_adds_the_direction_tag_and_eos_and_reports_the_cut(tok):
+    enc = tok.encode_source("I saw a saw.", "zh", 40)
+    assert enc.tokens == [TO_ZH, "i", "saw", "a", "saw", ".", EOS]
+    assert enc.ids == tok.ids(enc.tokens) and not enc.truncated
+    long = tok.encode_source("saw " * 50 + "zebra", "en", 10)
+    assert long.tokens[0] == TO_EN and long.tokens[-1] == EOS and len(long.tokens) == 10
+    assert long.truncated and long.original_length == 51
+    assert long.unknown_words == []               # "zebra" was cut off, so it is not reported
+
+
+def test_vocabulary_round_trips_through_its_file(tok, tmp_path):
+    tok.save(tmp_path / "vocab.json")
+    again = Tokenizer.load(tmp_path / "vocab.json")
+    assert again.vocab == tok.vocab
+    (tmp_path / "bad.json").write_text('{"format": "something else"}')
+    with pytest.raises(ValueError):
+        Tokenizer.load(tmp_path / "bad.json")
+
+
+def test_detokenize(tok):
+    assert detokenize(["i", "saw", "a", "saw", "."], "en") == "i saw a saw."
+    assert detokenize(["我", "看见", "了", "。", EOS], "zh") == "我看见了。"
