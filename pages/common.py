@@ -282,7 +282,9 @@ def require_translation() -> Translation | None:
 
 def chart(fig, key: str) -> None:
     """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns."""
-    st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False, "scrollZoom": False})
+    # theme=None: the figures carry their own colours (viz_model.figures' one colour-scale policy).
+    st.plotly_chart(fig, key=key, width="stretch", theme=None,
+                    config={"displaylogo": False, "scrollZoom": False})
 
 
 # ------------------------------------------------------------------------------------------ attention

@@ -12,7 +12,7 @@ explanation("home")
 
 model = translator()
 text, direction = sentence()
-left, right = st.columns([3, 2], gap="large")
+left, right = st.columns([1, 1], gap="large")
 with left:
     st.subheader(tr("home.current"))
     if model.is_empty(text):
@@ -29,10 +29,9 @@ with left:
 with right:
     st.subheader(tr("home.card"))
     rows = model_card_rows(model.card)
-    st.dataframe({"": [tr(f"home.{key}") for key, _ in rows],
-                  " ": [tr(f"home.{value}") if isinstance(value, str) and value.startswith(("norm_", "not_"))
-                        else value for _, value in rows]},
-                 hide_index=True, width="stretch", key="home.card")
+    values = [tr(f"home.{value}") if value.startswith(("norm_", "not_")) else value for _, value in rows]
+    st.dataframe({tr("home.card_property"): [tr(f"home.{key}") for key, _ in rows], tr("home.card_value"): values},
+                 hide_index=True, width="stretch", height=35 * (len(rows) + 1) + 3, key="home.card")
 
 st.subheader(tr("home.architecture"))
 arch_labels = {name: tr(f"home.arch_{name}") for name in (

@@ -61,4 +61,4 @@ def test_architecture_names_the_parts():
     labels["layers"] = "{n}x"
     fig = figures.architecture(labels, 3, 2)
     texts = {a.text for a in fig.layout.annotations}
-    assert {"CROSS_ATTN", "MASKED_SELF_ATTN", "3x", "2x", "<b>ENCODER</b>"} <= texts
+    assert {"CROSS_ATTN", "MASKED_SELF_ATTN", "<b>3x</b>", "<b>2x</b>", "<b>ENCODER</b>"} <= texts

@@ -16,7 +16,6 @@ Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,7 +28,8 @@ SIGNED_SCALE = "RdBu_r"
 MASKED_COLOUR = "#c8c8c8"
 HIGHLIGHT_COLOUR = "#d62728"
 BACKGROUND_COLOUR = "#9aa5b1"
-FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14)
+FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14,
+            color="#222222")
 # Show each cell's value as text only when the matrix is small enough to read on a projector.
 MAX_CELLS_WITH_VALUES = 230
 
@@ -118,13 +118,15 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
                                          hovertemplate=masked_hover, xgap=cell["xgap"], ygap=cell["ygap"],
                                          **extra), row=r + 1, col=c + 1)
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=tick_labels)
+    for c in range(1, C):                      # row labels once, on the left: panels sit close together
+        fig.update_yaxes(showticklabels=False, col=c + 1)
     fig.update_xaxes(type="category", tickangle=-45 if m > 6 else 0, showticklabels=tick_labels)
     # Axis titles on the outer panels: the left column says the query side, the bottom row the key side.
     for r in range(R):
         fig.update_yaxes(title_text=escape_label(y_title), row=r + 1, col=1)
     for c in range(C):
         fig.update_xaxes(title_text=escape_label(x_title), row=R, col=c + 1)
-    panel_height = max(220, min(560, 28 * n + 120)) if R * C == 1 else max(170, min(360, 16 * n + 80))
+    panel_height = max(260, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     fig.update_layout(
         coloraxis=dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
                        colorbar=dict(title=dict(text=escape_label(value_name)), thickness=14)),
@@ -133,6 +135,8 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
         font=FONT, title=dict(text=escape_label(title)) if title else None, plot_bgcolor="white")
     if titles:
         fig.update_annotations(font=dict(size=13))
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
     return fig
 
 
@@ -165,6 +169,8 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y
         fig.update_yaxes(autorange="reversed", type="category")
     else:
         fig.update_xaxes(type="category")
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
     return fig
 
 
@@ -200,8 +206,8 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
     if three_d:
         fig.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2]))
     else:
-        fig.update_xaxes(title_text=titles[0], gridcolor="#eeeeee", zerolinecolor="#cccccc")
-        fig.update_yaxes(title_text=titles[1], gridcolor="#eeeeee", zerolinecolor="#cccccc")
+        fig.update_xaxes(title_text=titles[0], gridcolor="#eeeeee", zerolinecolor="#cccccc", automargin=True)
+        fig.update_yaxes(title_text=titles[1], gridcolor="#eeeeee", zerolinecolor="#cccccc", automargin=True)
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
                       legend=dict(orientation="h", y=1.02, yanchor="bottom"))
     return fig
@@ -220,68 +226,62 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
     """The encoder–decoder Transformer as boxes and arrows (Vaswani et al. 2017, Figure 1).
 
     `labels` names the parts in the interface language: encoder, decoder, embedding, positional, self_attn,
-    masked_self_attn, cross_attn, ffn, add_norm, linear, softmax, inputs, outputs, probabilities, layers.
-    Coordinates are in a fixed 0–10 × 0–12 box; the figure holds no user text.
+    masked_self_attn, cross_attn, ffn, add_norm, linear, softmax, inputs, outputs, probabilities, layers
+    ("{n}×"), memory (a newline allowed). Coordinates are in a fixed box; the figure holds no user text.
     """
     fig = go.Figure()
-    boxes = []  # (x0, y0, x1, y1, fill, text)
-    # Encoder column (x 0.6–4.2), decoder column (x 5.8–9.4), bottom to top.
-    enc, dec = (0.8, 4.2), (5.8, 9.2)
-    boxes += [(*_col(enc, 0.4, 1.0), "#fde2e4", labels["inputs"]),
-              (*_col(enc, 1.3, 1.9), "#fff1c1", labels["embedding"] + " + " + labels["positional"]),
-              (*_col(dec, 0.4, 1.0), "#fde2e4", labels["outputs"]),
-              (*_col(dec, 1.3, 1.9), "#fff1c1", labels["embedding"] + " + " + labels["positional"])]
-    boxes += [(*_col(enc, 2.7, 3.5), "#ffd6a5", labels["self_attn"]),
-              (*_col(enc, 3.7, 4.1), "#e9ecef", labels["add_norm"]),
-              (*_col(enc, 4.5, 5.3), "#caffbf", labels["ffn"]),
-              (*_col(enc, 5.5, 5.9), "#e9ecef", labels["add_norm"])]
-    boxes += [(*_col(dec, 2.7, 3.5), "#ffd6a5", labels["masked_self_attn"]),
-              (*_col(dec, 3.7, 4.1), "#e9ecef", labels["add_norm"]),
-              (*_col(dec, 4.5, 5.3), "#9bf6ff", labels["cross_attn"]),
-              (*_col(dec, 5.5, 5.9), "#e9ecef", labels["add_norm"]),
-              (*_col(dec, 6.3, 7.1), "#caffbf", labels["ffn"]),
-              (*_col(dec, 7.3, 7.7), "#e9ecef", labels["add_norm"]),
-              (*_col(dec, 8.5, 9.1), "#bdb2ff", labels["linear"]),
-              (*_col(dec, 9.4, 10.0), "#bdb2ff", labels["softmax"]),
-              (*_col(dec, 10.4, 11.0), "#fde2e4", labels["probabilities"])]
-    for x0, y0, x1, y1, fill, text in boxes:
-        fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=fill, line=dict(color="#555555"),
-                      layer="below")
+    enc, dec = (0.4, 4.0), (6.4, 10.0)                      # x spans of the two columns
+    boxes = [  # (column, y0, y1, fill, label)
+        (enc, 0.4, 1.0, "#fde2e4", labels["inputs"]),
+        (enc, 1.3, 1.9, "#fff1c1", labels["embedding"] + " + " + labels["positional"]),
+        (enc, 2.7, 3.5, "#ffd6a5", labels["self_attn"]),
+        (enc, 3.7, 4.1, "#e9ecef", labels["add_norm"]),
+        (enc, 4.5, 5.3, "#caffbf", labels["ffn"]),
+        (enc, 5.5, 5.9, "#e9ecef", labels["add_norm"]),
+        (dec, 0.4, 1.0, "#fde2e4", labels["outputs"]),
+        (dec, 1.3, 1.9, "#fff1c1", labels["embedding"] + " + " + labels["positional"]),
+        (dec, 2.7, 3.5, "#ffd6a5", labels["masked_self_attn"]),
+        (dec, 3.7, 4.1, "#e9ecef", labels["add_norm"]),
+        (dec, 4.5, 5.3, "#9bf6ff", labels["cross_attn"]),
+        (dec, 5.5, 5.9, "#e9ecef", labels["add_norm"]),
+        (dec, 6.3, 7.1, "#caffbf", labels["ffn"]),
+        (dec, 7.3, 7.7, "#e9ecef", labels["add_norm"]),
+        (dec, 8.6, 9.1, "#bdb2ff", labels["linear"]),
+        (dec, 9.4, 9.9, "#bdb2ff", labels["softmax"]),
+        (dec, 10.2, 10.8, "#fde2e4", labels["probabilities"]),
+    ]
+    for (x0, x1), y0, y1, fill, text in boxes:
+        fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=fill, line=dict(color="#555555"))
         fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=escape_label(text), showarrow=False,
-                           font=dict(size=13))
-    # The repeated blocks: N× frames.
-    for (x0, x1), y0, y1, n, name in ((enc, 2.4, 6.2, n_encoder_layers, labels["encoder"]),
-                                      (dec, 2.4, 8.0, n_decoder_layers, labels["decoder"])):
-        fig.add_shape(type="rect", x0=x0 - 0.3, y0=y0, x1=x1 + 0.3, y1=y1, line=dict(color="#333333", width=2,
-                      dash="dot"), fillcolor="rgba(0,0,0,0)")
-        fig.add_annotation(x=(x0 + x1) / 2, y=y1 + 0.3, text=f"<b>{escape_label(name)}</b>", showarrow=False,
-                           font=dict(size=15))
-        fig.add_annotation(x=x0 - 0.3, y=(y0 + y1) / 2, text=escape_label(labels["layers"].format(n=n)),
-                           showarrow=False, xanchor="right", font=dict(size=13))
-    # Arrows up each column, and the encoder output into the decoder's cross-attention.
-    arrows = [(enc, 1.0, 1.3), (enc, 1.9, 2.7), (enc, 3.5, 3.7), (enc, 4.1, 4.5), (enc, 5.3, 5.5),
-              (dec, 1.0, 1.3), (dec, 1.9, 2.7), (dec, 3.5, 3.7), (dec, 4.1, 4.5), (dec, 5.3, 5.5),
-              (dec, 5.9, 6.3), (dec, 7.1, 7.3), (dec, 7.7, 8.5), (dec, 9.1, 9.4), (dec, 10.0, 10.4)]
+                           font=dict(size=13, color="#222222"))
+    # The repeated blocks: dotted frames, the part's name above the frame's left corner, N× beside it.
+    for (x0, x1), y1, n, name, side in ((enc, 6.2, n_encoder_layers, labels["encoder"], "left"),
+                                       (dec, 8.0, n_decoder_layers, labels["decoder"], "right")):
+        fig.add_shape(type="rect", x0=x0 - 0.25, y0=2.4, x1=x1 + 0.25, y1=y1,
+                      line=dict(color="#333333", width=2, dash="dot"), fillcolor="rgba(0,0,0,0)")
+        fig.add_annotation(x=x0 - 0.25, y=y1 + 0.05, text=f"<b>{escape_label(name)}</b>", showarrow=False,
+                           xanchor="left", yanchor="bottom", font=dict(size=15, color="#222222"))
+        fig.add_annotation(x=x0 - 0.35 if side == "left" else x1 + 0.35, y=(2.4 + y1) / 2,
+                           xanchor="right" if side == "left" else "left", showarrow=False,
+                           text=f"<b>{escape_label(labels['layers'].format(n=n))}</b>",
+                           font=dict(size=16, color="#222222"))
+    arrows = [(col, ya, yb) for col, spans in (
+        (enc, ((1.0, 1.3), (1.9, 2.7), (3.5, 3.7), (4.1, 4.5), (5.3, 5.5))),
+        (dec, ((1.0, 1.3), (1.9, 2.7), (3.5, 3.7), (4.1, 4.5), (5.3, 5.5), (5.9, 6.3), (7.1, 7.3),
+               (7.7, 8.6), (9.1, 9.4), (9.9, 10.2)))) for ya, yb in spans]
     for (x0, x1), ya, yb in arrows:
         xm = (x0 + x1) / 2
         fig.add_annotation(x=xm, y=yb, ax=xm, ay=ya, xref="x", yref="y", axref="x", ayref="y", text="",
                            showarrow=True, arrowhead=2, arrowsize=1.2, arrowcolor="#444444")
-    fig.add_annotation(x=dec[0], y=4.9, ax=enc[1] + 0.3, ay=6.2, xref="x", yref="y", axref="x", ayref="y",
-                       text="", showarrow=True, arrowhead=2, arrowsize=1.4, arrowwidth=2, arrowcolor="#1b6ca8")
-    fig.add_annotation(x=(enc[1] + dec[0]) / 2 + 0.1, y=6.0, text=escape_label(labels["memory"]),
-                       showarrow=False, font=dict(size=12, color="#1b6ca8"))
-    fig.update_xaxes(range=[-1.2, 10.2], visible=False)
-    fig.update_yaxes(range=[0, 11.4], visible=False, scaleanchor="x", scaleratio=0.62)
-    fig.update_layout(height=620, margin=dict(l=0, r=0, t=10, b=0), font=FONT, plot_bgcolor="white",
+    # The encoder's output feeds every decoder layer's cross-attention (as keys and values).
+    fig.add_annotation(x=dec[0], y=4.9, ax=enc[1] + 0.25, ay=6.2, xref="x", yref="y", axref="x",
+                       ayref="y", text="", showarrow=True, arrowhead=2, arrowsize=1.4, arrowwidth=2,
+                       arrowcolor="#1b6ca8")
+    memory = "<br>".join(escape_label(line) for line in labels["memory"].split("\n"))
+    fig.add_annotation(x=(enc[1] + dec[0]) / 2 + 0.2, y=4.6, text=memory, showarrow=False,
+                       font=dict(size=12, color="#1b6ca8"))
+    fig.update_xaxes(range=[-0.6, 11.4], visible=False)
+    fig.update_yaxes(range=[0.2, 11.6], visible=False)
+    fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), font=FONT, plot_bgcolor="white",
                       showlegend=False, dragmode=False)
     return fig
-
-
-def _col(span: tuple[float, float], y0: float, y1: float) -> tuple[float, float, float, float]:
-    return span[0], y0, span[1], y1
-
-
-def grid_shape(n_panels: int, max_cols: int = 4) -> tuple[int, int]:
-    """(rows, cols) for laying out n panels at most `max_cols` wide."""
-    cols = min(max_cols, max(1, n_panels))
-    return math.ceil(n_panels / cols), cols
