@@ -243,3 +243,209 @@ def token_vectors(trace: TranslationTrace, which: str, layer: int = 0, head: int
         per_head = getattr(trace.encoder_layers[layer].self_attention, which)   # (H, S, d_k)
         return per_head[head] if head is not None else np.concatenate(list(per_head), axis=1)
     raise ValueError(f"unknown vector kind {which!r}")
+
+
+# ------------------------------------------------------------------------------------------ similarity page
+
+
+@dataclass
+class SimilarityMatrices:
+    """Dot, cosine and scaled-dot similarity of every query row with every key row, each (n, m), and each
+    matrix's softmax over its rows (what attention would do with it: every row sums to 1)."""
+
+    dot: np.ndarray
+    cosine: np.ndarray
+    scaled_dot: np.ndarray          # dot / √d
+    scale: float                    # √d, d = the vectors' dimension
+    softmax: dict[str, np.ndarray]  # measure name -> softmax of that matrix's rows
+
+    MEASURES = ("dot", "cosine", "scaled_dot")
+
+    def matrix(self, measure: str) -> np.ndarray:
+        return getattr(self, measure)
+
+
+def similarity_matrices(queries: np.ndarray, keys: np.ndarray) -> SimilarityMatrices:
+    """All three similarities between queries (n, d) and keys (m, d) (similarity.py), with softmax rows.
+
+    With the Q and K vectors of one head, `scaled_dot` is that head's q·k/√d_k and its softmax rows are the
+    head's attention weights (encoder self-attention has no mask).
+    """
+    from .similarity import cosine_similarity, dot_similarity, scaled_dot_similarity, softmax
+
+    queries = np.asarray(queries, dtype=np.float64)
+    matrices = {"dot": dot_similarity(queries, keys), "cosine": cosine_similarity(queries, keys),
+                "scaled_dot": scaled_dot_similarity(queries, keys)}
+    return SimilarityMatrices(**matrices, scale=math.sqrt(queries.shape[1]),
+                              softmax={name: softmax(m, axis=-1) for name, m in matrices.items()})
+
+
+SIMILARITY_SOURCES = ("embedding", "hidden", "qk")
+
+
+def similarity_vectors(trace: TranslationTrace, source: str, layer: int = 0, head: int = 0
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(query vectors, key vectors) of the source sentence to compare, each (S, ·):
+    "embedding": the embedding rows against themselves; "hidden": encoder layer `layer`'s output against
+    itself; "qk": that layer's self-attention queries of head `head` against its keys."""
+    if source == "qk":
+        return token_vectors(trace, "q", layer, head), token_vectors(trace, "k", layer, head)
+    if source not in SIMILARITY_SOURCES:
+        raise ValueError(f"unknown similarity source {source!r}; expected one of {SIMILARITY_SOURCES}")
+    vectors = token_vectors(trace, source, layer)
+    return vectors, vectors
+
+
+class FeatureTableError(ValueError):
+    """An edited word table the hand example cannot use. `code` names the catalogue message
+    ("similarity.bad_<code>"); `cells` lists the offending (word, feature) cells or words."""
+
+    def __init__(self, code: str, cells: list[str]):
+        super().__init__(f"{code}: {', '.join(cells)}")
+        self.code, self.cells = code, cells
+
+
+def feature_vectors(words: list[str], features: list[str], rows) -> dict[str, np.ndarray]:
+    """The edited table (one row of feature values per word) as {word: vector (d,)}.
+
+    Raises FeatureTableError "not_number" for a cell that is not a finite number (text, empty, NaN, inf)
+    and "zero_vector" for a word whose features are all 0 (it has no direction, so its cosine with any
+    word is undefined and the word could not move).
+    """
+    bad, vectors = [], {}
+    for word, row in zip(words, rows):
+        values = []
+        for feature, cell in zip(features, row):
+            try:
+                value = float(cell)
+            except (TypeError, ValueError):
+                value = math.nan
+            if not math.isfinite(value):
+                bad.append(f"{word} · {feature}")
+            values.append(value)
+        vectors[str(word)] = np.array(values, dtype=np.float64)
+    if bad:
+        raise FeatureTableError("not_number", bad)
+    zero = [w for w, v in vectors.items() if not np.any(v)]
+    if zero:
+        raise FeatureTableError("zero_vector", zero)
+    return vectors
+
+
+# The course's movements (course §2): (name, focus word, the words it attends over).
+HAND_SCENARIOS = (
+    ("orange_pair", "orange", ("orange", "apple")),                 # 0.57 orange + 0.43 apple
+    ("orange_sentence", "orange", ("orange", "apple", "and", "an")),  # 0.40, 0.30, 0.15, 0.15
+    ("apple_fruit", "apple", ("apple", "orange")),                  # "an apple and an orange"
+    ("apple_phone", "apple", ("apple", "phone")),                   # 0.57 apple + 0.43 phone
+)
+
+
+@dataclass
+class HandExample:
+    words: list[str]
+    vectors: np.ndarray                  # (n, d) in `words` order
+    cosine: np.ndarray                   # (n, n)
+    softmax: np.ndarray                  # (n, n) softmax of each cosine row
+    moves: dict[str, "MoveResult"]       # scenario name -> the focus word's move
+
+
+def hand_example(vectors: dict[str, np.ndarray]) -> HandExample:
+    """The course's hand-made word vectors (or the user's edit of them): the cosine matrix of all words, its
+    softmax rows, and each scenario of HAND_SCENARIOS as a `contextual_move` with cosines rounded to two
+    decimals, as the course does (0.71, hence 0.58/0.42 by plain normalisation, 0.57/0.43 by softmax)."""
+    from .similarity import contextual_move, cosine_similarity, softmax
+
+    words = list(vectors)
+    V = np.stack([np.asarray(vectors[w], dtype=np.float64) for w in words])
+    cosine = cosine_similarity(V, V)
+    moves = {name: contextual_move(list(used), vectors, focus, round_similarities=2)
+             for name, focus, used in HAND_SCENARIOS if all(w in vectors for w in used)}
+    return HandExample(words, V, cosine, softmax(cosine, axis=-1), moves)
+
+
+@dataclass
+class VectorPair:
+    first: int
+    second: int
+    dot: float
+    scaled_dot: float
+    cosine: float
+    angle_degrees: float
+
+
+def vector_pairs(vectors) -> list[VectorPair]:
+    """Every pair (i < j) of rows of `vectors` (n, d) with its dot, dot/√d, cosine and angle
+    (course §2: (1,4)·(0,3) = 12, /√2 = 8.49, cos 14° = 0.97)."""
+    from .similarity import similarity_table
+
+    table = similarity_table(vectors)
+    n = table.dot.shape[0]
+    return [VectorPair(i, j, float(table.dot[i, j]), float(table.scaled_dot[i, j]), float(table.cosine[i, j]),
+                       float(table.angle_degrees[i, j])) for i in range(n) for j in range(i + 1, n)]
+
+
+# ------------------------------------------------------------------------------------------ positional page
+
+
+def distance_profiles(similarity: np.ndarray, starts) -> dict[int, np.ndarray]:
+    """For each start position p, the row similarity[p, p:] as a function of the distance Δ = 0, 1, …
+    Sinusoidal encodings give (nearly) the same curve from every start: similarity depends on Δ only."""
+    similarity = np.asarray(similarity, dtype=np.float64)
+    return {int(p): similarity[p, p:] for p in starts if 0 <= p < similarity.shape[0]}
+
+
+# ------------------------------------------------------------------------------------------ beam search page
+
+
+def path_tokens(record, node_id: int) -> list[str]:
+    """The tokens from the first step down to candidate `node_id` of a SearchRecord."""
+    return [c.token for c in record.path_nodes(node_id)]
+
+
+def scientific(n: int) -> tuple[float, int]:
+    """(mantissa, exponent) with n = mantissa × 10^exponent, exact for big integers (10**40 → (1.0, 40))."""
+    n = int(n)
+    if n == 0:
+        return 0.0, 0
+    exponent = len(str(abs(n))) - 1
+    return n / 10**exponent, exponent
+
+
+# ------------------------------------------------------------------------------------------ metrics page
+
+
+def metric_tokens(tokenizer, text: str) -> list[str]:
+    """Tokens of `text` for BLEU/ROUGE: the model's tokenization, with each `<unk>` put back as the word
+    it stands for (two different unknown words must not count as a match)."""
+    from .tokenizer import UNK
+
+    tokens, unknown = tokenizer.split(text)
+    spans = iter(unknown)
+    return [next(spans, tok) if tok == UNK else tok for tok in tokens]
+
+
+@dataclass
+class NgramRow:
+    gram: tuple[str, ...]
+    count: int            # times in the candidate
+    reference_max: int    # most times in any one reference
+    clipped: int          # min(count, reference_max): what BLEU's p_n counts as matched
+
+
+def ngram_rows(candidate: list[str], references: list[list[str]], n: int) -> list[NgramRow]:
+    """Each distinct n-gram of the candidate (in order of first appearance) with its clipped count;
+    Σ clipped / Σ count is BLEU's p_n (metrics.clipped_counts)."""
+    from .metrics import ngrams
+
+    counts = ngrams(candidate, n)
+    reference_max: dict = {}
+    for ref in references:
+        for gram, c in ngrams(ref, n).items():
+            reference_max[gram] = max(reference_max.get(gram, 0), c)
+    return [NgramRow(g, c, reference_max.get(g, 0), min(c, reference_max.get(g, 0))) for g, c in counts.items()]
+
+
+# Course §7: reference ABCDEF, prediction ABBCD -> p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0.
+COURSE_BLEU_REFERENCE = ("A", "B", "C", "D", "E", "F")
+COURSE_BLEU_CANDIDATE = ("A", "B", "B", "C", "D")

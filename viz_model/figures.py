@@ -93,7 +93,8 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
         grid = np.where(mask[None, None], grid, np.float32("nan"))
     cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
     if show_values is None:
-        show_values = n * m <= MAX_CELLS_WITH_VALUES and R * C <= 4
+        # Numbers in cells only when they fit: few cells, and few enough columns across the figure.
+        show_values = n * m <= MAX_CELLS_WITH_VALUES and m * C <= 16 and R * C <= 4
     titles = [escape_label(p) for p in panel_titles] if panel_titles is not None else None
     fig = make_subplots(rows=R, cols=C, subplot_titles=titles, horizontal_spacing=0.04 if C > 1 else 0.02,
                         vertical_spacing=min(0.12, 0.3 / R) if R > 1 else 0.08)
@@ -124,14 +125,21 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     # Axis titles on the outer panels: the left column says the query side, the bottom row the key side.
     for r in range(R):
         fig.update_yaxes(title_text=escape_label(y_title), row=r + 1, col=1)
-    for c in range(C):
-        fig.update_xaxes(title_text=escape_label(x_title), row=R, col=c + 1)
-    panel_height = max(260, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
+    if C <= 2:
+        for c in range(C):
+            fig.update_xaxes(title_text=escape_label(x_title), row=R, col=c + 1)
+    else:                                       # one title under the whole row, not C overlapping ones
+        fig.add_annotation(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper", yanchor="top",
+                           yshift=-70 if tick_labels else -28, showarrow=False, font=dict(size=15))
+    if tick_labels and max(n, m) <= 25:         # every token named (plotly would skip some)
+        fig.update_xaxes(dtick=1)
+        fig.update_yaxes(dtick=1)
+    panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     fig.update_layout(
         coloraxis=dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
                        colorbar=dict(title=dict(text=escape_label(value_name)), thickness=14)),
-        height=height or int(panel_height * R + 60), margin=dict(l=10, r=10, t=60 if titles or title else 30,
-                                                                 b=10),
+        height=height or int(panel_height * R + 60),
+        margin=dict(l=10, r=10, t=60 if titles or title else 30, b=10 if C <= 2 else 60),
         font=FONT, title=dict(text=escape_label(title)) if title else None, plot_bgcolor="white")
     if titles:
         fig.update_annotations(font=dict(size=13))
@@ -284,4 +292,151 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
     fig.update_yaxes(range=[0.2, 11.6], visible=False)
     fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), font=FONT, plot_bgcolor="white",
                       showlegend=False, dragmode=False)
+    return fig
+
+
+# ------------------------------------------------------------------------------ lines and vectors
+
+# Okabe–Ito colours: distinguishable with every common colour-vision deficiency.
+SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+
+
+def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: str,
+               marks: dict[str, tuple[Sequence[float], Sequence[float], Sequence[str]]] | None = None,
+               marks_name: str | None = None, height: int = 420) -> go.Figure:
+    """One line per series over x (series names are legend entries). `marks` (same keys as `series`)
+    adds, for a series, marked points (x, y, hover labels) drawn over its line in the same colour: e.g. the
+    positions of the current sentence on a positional-encoding curve. Mark traces carry meta "marks"."""
+    fig = go.Figure()
+    for i, (name, y) in enumerate(series.items()):
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        fig.add_trace(go.Scatter(x=np.asarray(x, dtype=np.float32), y=np.asarray(y, dtype=np.float32),
+                                 mode="lines", name=escape_label(name), line=dict(color=colour, width=2),
+                                 legendgroup=str(i),
+                                 hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
+        if marks and name in marks:
+            mx, my, labels = marks[name]
+            fig.add_trace(go.Scatter(x=np.asarray(mx, dtype=np.float32), y=np.asarray(my, dtype=np.float32),
+                                     mode="markers", legendgroup=str(i), meta="marks",
+                                     name=escape_label(f"{name} · {marks_name}" if marks_name else name),
+                                     showlegend=i == 0, hovertext=[escape_label(s) for s in labels],
+                                     marker=dict(color=colour, size=9, symbol="circle",
+                                                 line=dict(color="#222222", width=1.5)),
+                                     hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>"))
+    fig.update_xaxes(title_text=escape_label(x_title), gridcolor="#eeeeee", zerolinecolor="#cccccc",
+                     automargin=True)
+    fig.update_yaxes(title_text=escape_label(y_title), gridcolor="#eeeeee", zerolinecolor="#cccccc",
+                     automargin=True)
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
+    return fig
+
+
+def mark_rows(fig: go.Figure, first: int, last: int, label: str, n_cols: int) -> go.Figure:
+    """Frame rows first..last (category positions) of a one-panel `heatmaps` figure, e.g. the current
+    sentence's positions in a table of all positions. Adds an outlined rectangle and a label."""
+    fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=first - 0.5, y1=last + 0.5, xref="x", yref="y",
+                  line=dict(color="#111111", width=3), fillcolor="rgba(0,0,0,0)")
+    fig.add_annotation(x=n_cols - 0.5, y=first - 0.5, xref="x", yref="y", text=escape_label(label),
+                       showarrow=False, xanchor="right", yanchor="bottom", bgcolor="rgba(255,255,255,0.85)",
+                       font=dict(size=12, color="#111111"))
+    return fig
+
+
+def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, Sequence[float],
+                 Sequence[float]]], *, x_title: str, y_title: str, height: int = 520) -> go.Figure:
+    """Words as points in a 2-D feature plane and arrows for how attention moves some of them.
+
+    points: word -> (x, y); moves: (label, from (x, y), to (x, y)). Arrow k has colour SERIES_COLOURS[k+1];
+    its end point is a marker named `label` (trace meta "move") so the figure's numbers can be read back.
+    """
+    fig = go.Figure()
+    words = list(points)
+    xy = np.array([points[w] for w in words], dtype=np.float32).reshape(-1, 2)
+    fig.add_trace(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", meta="words",
+                             text=[escape_label(w) for w in words], textposition="top center",
+                             marker=dict(size=11, color=SERIES_COLOURS[0]), showlegend=False,
+                             hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>"))
+    for k, (label, start, end) in enumerate(moves):
+        colour = SERIES_COLOURS[(k + 1) % len(SERIES_COLOURS)]
+        fig.add_annotation(x=float(end[0]), y=float(end[1]), ax=float(start[0]), ay=float(start[1]),
+                           xref="x", yref="y", axref="x", ayref="y", text="", showarrow=True, arrowhead=3,
+                           arrowsize=1.4, arrowwidth=2.5, arrowcolor=colour)
+        fig.add_trace(go.Scatter(x=[float(end[0])], y=[float(end[1])], mode="markers", meta="move",
+                                 name=escape_label(label), marker=dict(size=12, color=colour, symbol="diamond"),
+                                 hovertemplate=f"{escape_label(label)}: (%{{x:.2f}}, %{{y:.2f}})<extra></extra>"))
+    span = np.concatenate([xy, np.array([m[2] for m in moves], dtype=np.float32).reshape(-1, 2)]) \
+        if moves else xy
+    lo, hi = float(min(0.0, span.min())), float(span.max()) if span.size else 1.0
+    pad = 0.15 * max(hi - lo, 1.0)
+    for update in (fig.update_xaxes, fig.update_yaxes):
+        update(range=[lo - pad, hi + pad], gridcolor="#eeeeee", zerolinecolor="#999999", automargin=True)
+    fig.update_xaxes(title_text=escape_label(x_title))
+    fig.update_yaxes(title_text=escape_label(y_title), scaleanchor="x", scaleratio=1)
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
+    return fig
+
+
+# ------------------------------------------------------------------------------ beam search tree
+
+# Status -> (colour, marker symbol): colour and shape both differ, so no colour vision is needed to tell
+# them apart; the best path is drawn in a fourth colour with thick edges.
+TREE_STYLE = {"root": ("#000000", "diamond"), "kept": ("#0072B2", "circle"),
+              "finished": ("#009E73", "square"), "pruned": ("#999999", "x")}
+BEST_PATH_COLOUR = "#E69F00"
+MAX_TREE_TEXT = 160          # write every node's token on the tree up to this many nodes; hover always works
+
+
+def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, hover: str,
+                height: int | None = None) -> go.Figure:
+    """A beam-search tree from a `search_tree.TreeLayout`: edges, then one node trace per status.
+
+    names: legend text for "root", "kept", "pruned", "finished", "best". hover: a template with
+    {token}, {p}, {logp}, {score}, {status} placeholders for the node's hover box. Node traces carry
+    meta "nodes:<status>" and customdata = node ids, so a test can count and identify the nodes drawn.
+    Tokens come from the model's vocabulary but are still escaped.
+    """
+    fig = go.Figure()
+    nodes = layout.nodes
+    for best in (False, True):
+        xs, ys = [], []
+        for parent, child in layout.edges():
+            if (parent.best and child.best) == best:
+                xs += [parent.x, child.x, None]
+                ys += [parent.y, child.y, None]
+        if xs:
+            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", meta="edges",
+                                     name=escape_label(names["best"]), showlegend=best,
+                                     line=dict(color=BEST_PATH_COLOUR if best else "#c4c4c4",
+                                               width=5 if best else 1.2)))
+    many = len(nodes) > MAX_TREE_TEXT
+    for status in ("root", "pruned", "kept", "finished"):
+        chosen = [n for n in nodes if n.status == status]
+        if not chosen:
+            continue
+        colour, symbol = TREE_STYLE[status]
+        texts = [f"{escape_label(n.token)} {n.prob:.2f}" if n.token else "" for n in chosen]
+        hovers = [hover.format(token=escape_label(n.token) or "·", p=f"{n.prob:.3f}",
+                               logp=f"{n.cumulative_log_prob:.3f}", score=f"{n.score:.3f}",
+                               status=escape_label(names[status])) for n in chosen]
+        show_text = not many or status != "pruned"
+        fig.add_trace(go.Scatter(
+            x=[n.x for n in chosen], y=[n.y for n in chosen], customdata=[n.id for n in chosen],
+            mode="markers+text" if show_text else "markers", text=texts if show_text else None,
+            textposition="middle right", textfont=dict(size=12, color="#666666" if status == "pruned"
+                                                         else "#111111"),
+            hovertext=hovers, hovertemplate="%{hovertext}<extra></extra>", meta=f"nodes:{status}",
+            name=escape_label(names[status]),
+            marker=dict(color=colour, symbol=symbol, size=9 if status == "pruned" else 13,
+                        line=dict(color=[BEST_PATH_COLOUR if n.best and status != "root" else "#ffffff"
+                                         for n in chosen], width=[3 if n.best else 1 for n in chosen]))))
+    rows = max(layout.n_rows, 1)
+    fig.update_xaxes(title_text=escape_label(x_title), range=[-0.3, layout.n_steps + 0.9], dtick=1,
+                     gridcolor="#eeeeee", zeroline=False, automargin=True)
+    fig.update_yaxes(title_text=escape_label(y_title), range=[rows - 0.5, -0.5], showticklabels=False,
+                     showgrid=False, zeroline=False, automargin=True)
+    fig.update_layout(height=height or int(max(380, min(1600, 22 * rows + 120))),
+                      margin=dict(l=10, r=10, t=40, b=10), font=FONT, plot_bgcolor="white",
+                      legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan")
     return fig

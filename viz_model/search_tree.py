@@ -1,0 +1,80 @@
+"""Where each node of a beam-search tree goes on the page: a layout computed from a `SearchRecord`.
+
+x is the depth (the root, the empty prefix, at 0; a token generated at step s at s + 1). y is the node's
+row: leaves take consecutive rows in the search's own ranking order (children of a node follow the rank
+the search gave them), and a node with children sits in the middle of them. The layout is computed once for
+the whole record, so nodes keep their place when the Beam search page replays the search step by step
+(`upto` only hides the later steps).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .search_record import SearchRecord
+
+ROOT = -1          # id of the root node (the empty prefix, before step 0)
+
+
+@dataclass
+class TreeNode:
+    id: int                        # the candidate's `hypothesis` id; ROOT for the root
+    parent: int | None             # id of the parent node; None for the root
+    step: int                      # step that generated the token; -1 for the root
+    token: str                     # "" for the root
+    prob: float                    # p(token | prefix); 1 for the root
+    cumulative_log_prob: float     # ln P(prefix + token)
+    score: float                   # ln P / L^α
+    status: str                    # "root", "kept", "pruned" or "finished"
+    best: bool                     # on the path of the best-ranked hypothesis
+    x: float                       # depth: step + 1
+    y: float                       # row, 0 at the top
+
+
+@dataclass
+class TreeLayout:
+    nodes: list[TreeNode]          # the root first, then candidates by step and rank
+    n_steps: int                   # steps in the whole record
+    n_rows: int                    # leaf rows of the whole record (for the figure's height)
+
+    def edges(self) -> list[tuple[TreeNode, TreeNode]]:
+        """(parent, child) pairs among the nodes shown."""
+        by_id = {n.id: n for n in self.nodes}
+        return [(by_id[n.parent], n) for n in self.nodes if n.parent is not None and n.parent in by_id]
+
+    def candidates(self) -> list[TreeNode]:
+        """The shown nodes without the root: one per candidate of the record up to the shown step."""
+        return [n for n in self.nodes if n.id != ROOT]
+
+
+def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
+    """Layout of the search tree; `upto` keeps steps 0..upto (None: all steps)."""
+    children: dict[int, list[int]] = {ROOT: []}
+    candidates = record.nodes()
+    for c in candidates:                       # record.nodes() is ordered by step, then rank
+        children.setdefault(c.hypothesis, [])
+        children[ROOT if c.parent is None else c.parent].append(c.hypothesis)
+
+    # Leaves in depth-first order get rows 0, 1, 2…; a parent sits at the mean of its children's rows.
+    rows: dict[int, float] = {}
+    next_row = 0
+    stack: list[tuple[int, bool]] = [(ROOT, False)]
+    while stack:
+        node, expanded = stack.pop()
+        kids = children[node]
+        if not kids:
+            rows[node] = float(next_row)
+            next_row += 1
+        elif expanded:
+            rows[node] = (rows[kids[0]] + rows[kids[-1]]) / 2
+        else:
+            stack.append((node, True))
+            stack.extend((k, False) for k in reversed(kids))
+
+    best = {c.hypothesis for c in record.best_path_nodes()}
+    last = len(record.steps) - 1 if upto is None else upto
+    nodes = [TreeNode(ROOT, None, -1, "", 1.0, 0.0, 0.0, "root", True, 0.0, rows[ROOT])]
+    nodes += [TreeNode(c.hypothesis, ROOT if c.parent is None else c.parent, c.step, c.token, c.prob,
+                       c.cumulative_log_prob, c.score, c.status, c.hypothesis in best, float(c.step + 1),
+                       rows[c.hypothesis])
+              for c in candidates if c.step <= last]
+    return TreeLayout(nodes, len(record.steps), max(next_row, 1))
