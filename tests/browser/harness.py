@@ -6,6 +6,7 @@ tests/bench_browser.py, so all three start the server and judge "finished" the s
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -16,6 +17,8 @@ import urllib.request
 from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlencode
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 APP = ROOT / "app.py"
@@ -33,26 +36,27 @@ SIDEBAR = '[data-testid="stSidebar"]'
 SENTENCE_INPUT = f'{SIDEBAR} .st-key-text input'          # keyed widgets carry the class st-key-<key>
 NAV_LINK = '[data-testid="stSidebarNav"] a[href$="/{url_path}"], [data-testid="stSidebarNav"] a[href*="/{url_path}?"]'
 
-# Installed in every page before Streamlit loads: counts script runs (each change of stApp's
-# data-test-script-state to "running") and records when the main area last changed, so a test can wait for
-# "a new run has started and finished" without racing a fast rerun, and a benchmark can tell when the page
-# stopped changing.
+# Installed in every page before Streamlit loads: counts script runs (each time stApp's
+# data-test-script-state is seen leaving "notRunning", checked on every DOM change), keeps the state history
+# for debugging, and records when the page last changed, so a test can wait for "a new run has started and
+# finished" and a benchmark can tell when the page stopped changing. A very fast run can start and finish
+# between two renders and never show "running": the waits below also accept the run's visible effect.
 WATCH_SCRIPT = """
 (() => {
-  window.__runs = 0; window.__lastMutation = performance.now();
-  const observer = new MutationObserver((mutations) => {
+  window.__runs = 0; window.__states = []; window.__lastMutation = performance.now();
+  let last = null;
+  const seen = (state) => {
+    if (state === last) return;
+    last = state; window.__states.push([Math.round(performance.now()), state]);
+    if (state !== 'notRunning' && state !== 'initial') window.__runs += 1;
+  };
+  const observer = new MutationObserver(() => {
     window.__lastMutation = performance.now();
-    for (const m of mutations) {
-      if (m.type === 'attributes' && m.attributeName === 'data-test-script-state'
-          && m.target.getAttribute('data-test-script-state') === 'running') window.__runs += 1;
-      if (m.type === 'childList') for (const n of m.addedNodes) {
-        if (n.nodeType === 1 && n.querySelector && (n.matches('[data-test-script-state="running"]')
-            || n.querySelector('[data-test-script-state="running"]'))) window.__runs += 1;
-      }
-    }
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (app) seen(app.getAttribute('data-test-script-state'));
   });
   const start = () => observer.observe(document.documentElement, {subtree: true, childList: true,
-      attributes: true, characterData: true, attributeFilter: undefined});
+      attributes: true, characterData: true});
   if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
 })();
 """
@@ -174,6 +178,9 @@ class Session:
     # reported) instead of failing every test: Streamlit fetches a `:material/…:` page_icon used as the
     # favicon from Google's font server.
     EXTERNAL_HOSTS = ("https://fonts.gstatic.com/", "https://fonts.googleapis.com/")
+    # Streamlit's own front-end, opened at a sub-page URL (/tokens), first probes /tokens/_stcore/health
+    # and /tokens/_stcore/host-config to find the app's base path; the 404s are expected and harmless.
+    BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
     def __init__(self, context, base_url: str):
         self.base_url = base_url
@@ -193,6 +200,8 @@ class Session:
         url = (message.location or {}).get("url", "")
         if url.startswith(self.EXTERNAL_HOSTS):
             self.external_requests.append(url)
+        elif url.startswith(self.base_url) and url.endswith(self.BASE_PATH_PROBES) and "404" in message.text:
+            pass
         else:
             self.console_errors.append(f"{message.text} ({url})" if url else message.text)
 
@@ -215,10 +224,22 @@ class Session:
     def runs(self) -> int:
         return self.page.evaluate("() => window.__runs")
 
-    def wait_idle(self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True) -> None:
-        """Wait for a script run after `since_runs` runs to have started and finished, then for the charts."""
+    def wait_idle(self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True,
+                  effect: str | None = None) -> None:
+        """Wait for a script run after `since_runs` runs to have started and finished, then for the charts.
+
+        `effect`: a JS expression that is true once the expected run has happened (e.g. the URL now holds
+        the typed text), for runs too fast to be seen as "running". Without it, a run not seen within
+        10 s while the app is idle is taken as one that was too fast to see."""
         if since_runs is not None:
-            self.page.wait_for_function(f"() => window.__runs > {since_runs}", timeout=timeout)
+            started = f"window.__runs > {since_runs}"
+            if effect:
+                self.page.wait_for_function(f"() => {started} || ({effect})", timeout=timeout)
+            else:
+                try:
+                    self.page.wait_for_function(f"() => {started}", timeout=min(timeout, 10_000))
+                except PlaywrightTimeout:
+                    pass
         self.page.wait_for_selector(APP_IDLE, timeout=timeout, state="attached")
         if charts:
             self.wait_charts(timeout)
@@ -237,23 +258,27 @@ class Session:
         before_value = box.input_value()
         before = self.runs()
         box.fill(text)
+        value = box.input_value()            # what the box accepted (an <input> drops line breaks)
         box.press("Enter")
-        if box.input_value() == before_value:
+        if value == before_value:
             self.page.wait_for_timeout(300)
             self.wait_idle(timeout=timeout, charts=charts)
             return False
-        self.wait_idle(since_runs=before, timeout=timeout, charts=charts)
+        effect = f"new URLSearchParams(location.search).get('text') === {json.dumps(value)}"
+        self.wait_idle(since_runs=before, timeout=timeout, charts=charts, effect=effect)
         return True
 
-    def click_and_wait(self, locator, timeout: float = 90_000, charts: bool = True) -> None:
+    def click_and_wait(self, locator, timeout: float = 90_000, charts: bool = True,
+                       effect: str | None = None) -> None:
         before = self.runs()
         locator.click()
-        self.wait_idle(since_runs=before, timeout=timeout, charts=charts)
+        self.wait_idle(since_runs=before, timeout=timeout, charts=charts, effect=effect)
 
     def navigate(self, url_path: str, timeout: float = 90_000, charts: bool = True) -> None:
         """Click the page's link in the sidebar navigation (keeps the session, like a user)."""
         link = self.page.locator(NAV_LINK.format(url_path=url_path)).first
-        self.click_and_wait(link, timeout=timeout, charts=charts)
+        effect = f"location.pathname.replace(/\\/+$/, '') === {json.dumps(('/' + url_path).rstrip('/'))}"
+        self.click_and_wait(link, timeout=timeout, charts=charts, effect=effect)
 
     # ---- what is on the page --------------------------------------------------------------------
     def sentence(self) -> str:
@@ -281,7 +306,20 @@ class Session:
         folder.mkdir(parents=True, exist_ok=True)
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120]
         path = folder / f"{safe}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        # Streamlit scrolls inside its main container, so "full page" alone stops at the viewport: grow the
+        # viewport to the content's height for the shot (width unchanged, so charts keep their layout).
+        viewport = self.page.viewport_size
+        height = self.page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+            '[data-testid="stMain"], [data-testid="stSidebarContent"], [data-testid="stAppViewContainer"]')]
+            .map(e => e.scrollHeight), 0)""")
+        if viewport and height > viewport["height"]:
+            self.page.set_viewport_size({"width": viewport["width"], "height": min(height + 40, 12_000)})
+            self.page.wait_for_timeout(150)
+        try:
+            self.page.screenshot(path=str(path), full_page=True)
+        finally:
+            if viewport:
+                self.page.set_viewport_size(viewport)
         return path
 
     def close(self) -> None:

@@ -1,0 +1,89 @@
+"""The shared sentence in a real browser: kept across page switches, reproduced by a page URL (also after a
+reload), and the beam-search page's step controls move the tree."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser.conftest import APP_PAGES, is_placeholder
+from tests.browser.harness import CHART_DRAWN
+from viz_model.i18n import t
+
+
+def shown_direction(session) -> str:
+    return session.page.locator('.st-key-dir label:has(input:checked)').inner_text().strip()
+
+
+def assert_shows(session, text, direction, lang, expected_translation):
+    assert session.problems() == [], "\n".join(session.problems())
+    assert session.sentence() == text, f"sentence box at {session.page.url}"
+    assert shown_direction(session) == t(f"app.dir_{direction}", lang)
+    assert session.translation() == expected_translation(text, direction)
+    params = parse_qs(urlparse(session.page.url).query)
+    assert params.get("text") == [text] and params.get("dir") == [direction]
+
+
+@pytest.mark.timeout(300)
+def test_navigation_keeps_the_sentence(session, expected_translation):
+    text = "the bat flew out of the cave"
+    session.open("")
+    assert session.type_sentence(text)
+    for page in APP_PAGES[1:] + APP_PAGES[:1]:
+        session.navigate(page.url_path)
+        assert urlparse(session.page.url).path.rstrip("/") == ("/" + page.url_path).rstrip("/")
+        assert_shows(session, text, "en2zh", "en", expected_translation)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("page", [p for p in APP_PAGES if p.section in ("home", "attention", "beam")],
+                         ids=lambda p: p.section)
+def test_page_url_reproduces_the_view_after_reload(session, page, expected_translation, screenshots):
+    text, direction, lang = "我 看见 了 一 把 锯", "zh2en", "zh"
+    session.open(page.url_path, text=text, dir=direction, lang=lang)
+    assert_shows(session, text, direction, lang, expected_translation)
+    assert t(f"{page.section}.title", lang) in session.page.locator("h1").first.inner_text()
+    before = session.runs()
+    session.page.reload(wait_until="domcontentloaded")
+    session.page.wait_for_function(f"() => window.__runs > 0")     # the counter restarts on a reload
+    session.wait_idle()
+    assert_shows(session, text, direction, lang, expected_translation)
+    session.screenshot(f"reload-{page.section}-{lang}", screenshots)
+    assert before >= 1
+
+
+def _tree_snapshot(session) -> str:
+    """What the search-tree chart draws (its SVG text and marks): changes when the tree moves a step."""
+    charts = session.page.locator('[data-testid="stPlotlyChart"]')
+    tree = session.page.locator('[class*="st-key-"][class*="tree"] [data-testid="stPlotlyChart"]')
+    target = tree.first if tree.count() else charts.first
+    return target.locator(".main-svg").first.evaluate(
+        "svg => svg.textContent + '|' + svg.querySelectorAll('path, .point, text').length + '|' + "
+        "[...svg.querySelectorAll('.scatterlayer .trace')].map(t => t.getAttribute('style') + "
+        "t.querySelectorAll('.point').length).join(',')")
+
+
+@pytest.mark.timeout(300)
+def test_beam_search_step_controls_move_the_tree(session, screenshots):
+    page = next(p for p in APP_PAGES if p.section == "beam")
+    session.open(page.url_path, text="please buy an apple and an orange", dir="en2zh")
+    if is_placeholder(session):
+        pytest.skip("pages/beam_search.py is still a placeholder")
+    main = session.page.locator('[data-testid="stMain"]')
+    assert session.count(CHART_DRAWN) >= 1, "the search tree is drawn"
+    next_button = main.locator('[class*="st-key-"][class*="next"] button')
+    prev_button = main.locator('[class*="st-key-"][class*="prev"] button')
+    assert next_button.count() and prev_button.count(), "previous / next step buttons"
+    # Go to the first step, so that "next" must move the tree.
+    for _ in range(60):
+        if prev_button.first.is_disabled():
+            break
+        session.click_and_wait(prev_button.first)
+    first = _tree_snapshot(session)
+    session.click_and_wait(next_button.first)
+    second = _tree_snapshot(session)
+    assert second != first, "the next-step button changes the tree"
+    session.screenshot("beam-step-2", screenshots)
+    session.click_and_wait(prev_button.first)
+    assert _tree_snapshot(session) == first, "the previous-step button brings the first step back"
+    assert session.problems() == [], "\n".join(session.problems())
