@@ -1,8 +1,103 @@
-"""Placeholder: the metrics page is being built (its own engineer replaces this file)."""
+"""Metrics: BLEU (clipped n-gram precisions, brevity penalty), ROUGE-N recall and perplexity, worked out on
+the user's own pair (the model's output, editable, against the corpus reference or a typed one), and the
+course's ABCDEF / ABBCD example one click away."""
 import streamlit as st
 
-from pages.common import frame, page_title, tr
+from pages.common import (chart, explanation, frame, labeller, md, page_title, require_translation, sentence,
+                          tr, translator)
+from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
+from viz_model import figures
+from viz_model.analysis import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens
+from viz_model.metrics import perplexity, rouge_n
+from viz_model.references import find_reference
+
+
+def show_rouge(candidate: list[str], reference: list[str], key: str) -> None:
+    st.subheader(tr("metrics.rouge"))
+    results = [rouge_n(candidate, [reference], n) for n in range(1, 5)]
+    st.dataframe({tr("metrics.col_n"): [f"ROUGE-{r.n}" for r in results],
+                  tr("metrics.col_rouge_matches"): [r.matches for r in results],
+                  tr("metrics.col_rouge_total"): [r.total for r in results],
+                  tr("metrics.col_fraction"): [fraction(r.matches, r.total) for r in results],
+                  tr("metrics.col_recall"): [round(r.recall, 4) for r in results]},
+                 hide_index=True, key=f"{key}.rouge")
+    st.caption(tr("metrics.rouge_caption"))
+
+
+def show_perplexity(text: str, direction: str, tokens: list[str], title: str, key: str) -> None:
+    scored = score(text, direction, tokens)
+    result = perplexity(scored.log_probs, base=2)
+    T = len(scored.tokens)
+    st.markdown(f"**{title}**")
+    st.latex(rf"\mathrm{{PPL}} = 2^{{-\frac{{1}}{{{T}}}\sum_t \log_2 p_t}} = 2^{{{result.mean_negative_log_prob:.3f}}}"
+             rf" = {result.perplexity:.3f}")
+    labels = [f"{i}:{figures.escape_label(t)}" for i, t in enumerate(scored.tokens)]
+    chart(figures.bar_chart(labels, result.probabilities, x_title=tr("metrics.axis_token"),
+                            y_title=tr("metrics.axis_probability"), horizontal=False,
+                            highlight=[p < 0.5 for p in result.probabilities]), key=key)
+
+
+def sentence_mode() -> None:
+    result = require_translation()
+    if result is None:
+        return
+    text, direction = sentence()
+    tokenizer = translator().tokenizer
+    signature = (text, direction, result.output_text)
+    follow_sentence("metrics.candidate", result.output_text, signature)
+    corpus = find_reference(text, direction)
+    follow_sentence("metrics.reference", corpus or "", (text, direction))
+    left, right = st.columns(2)
+    candidate_text = left.text_input(tr("metrics.candidate"), key="metrics.candidate", max_chars=500,
+                                     help=tr("metrics.candidate_help"))
+    reference_text = right.text_input(tr("metrics.reference"), key="metrics.reference", max_chars=500,
+                                      help=tr("metrics.reference_help"))
+    if corpus and reference_text == corpus:
+        right.caption(tr("metrics.reference_from_corpus"))
+    elif not corpus:
+        right.caption(tr("metrics.reference_not_in_corpus"))
+    # The model's own output keeps the model's tokens; an edited text is tokenized like any input.
+    candidate = (list(result.output_tokens) if candidate_text == result.output_text
+                 else metric_tokens(tokenizer, candidate_text))
+    reference = metric_tokens(tokenizer, reference_text)
+    st.markdown(tr("metrics.tokens_line", candidate=md(tokens_text(candidate)),
+                   reference=md(tokens_text(reference))))
+    if not reference:
+        st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
+    else:
+        st.subheader(tr("metrics.bleu"))
+        show_bleu(candidate, reference, "metrics.bleu")
+        show_rouge(candidate, reference, "metrics")
+    st.subheader(tr("metrics.perplexity"))
+    st.caption(tr("metrics.perplexity_caption"))
+    left, right = st.columns(2)
+    if candidate:
+        with left:
+            show_perplexity(text, direction, candidate, tr("metrics.ppl_candidate"), "metrics.ppl_candidate")
+    if reference:
+        with right:
+            show_perplexity(text, direction, reference, tr("metrics.ppl_reference"), "metrics.ppl_reference")
+
+
+def course_mode() -> None:
+    st.markdown(tr("metrics.course_intro"))
+    left, right = st.columns(2)
+    candidate_text = left.text_input(tr("metrics.candidate"), " ".join(COURSE_BLEU_CANDIDATE),
+                                     key="metrics.course_candidate", max_chars=200)
+    reference_text = right.text_input(tr("metrics.reference"), " ".join(COURSE_BLEU_REFERENCE),
+                                      key="metrics.course_reference", max_chars=200)
+    candidate, reference = candidate_text.split(), reference_text.split()
+    if not reference:
+        st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
+        return
+    st.subheader(tr("metrics.bleu"))
+    show_bleu(candidate, reference, "metrics.course_bleu")
+    show_rouge(candidate, reference, "metrics.course")
+
 
 frame()
 page_title("metrics")
-st.info(tr("common.coming_soon"), icon=":material/construction:")
+explanation("metrics")
+mode = st.segmented_control(tr("metrics.mode"), ("sentence", "course"), key="metrics.mode", default="sentence",
+                            format_func=labeller("metrics.mode_{}")) or "sentence"
+{"sentence": sentence_mode, "course": course_mode}[mode]()

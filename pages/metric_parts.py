@@ -1,0 +1,108 @@
+"""Pieces the Beam search and Metrics pages share: the model's searches and scores (cached), a widget default
+that follows the sentence, and the BLEU working (p1…p4, brevity penalty, score) as tables and formulas.
+
+Not a page (pages/common.PAGES does not list it)."""
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from pages.common import model_dir, tr, translator
+from viz_model.analysis import ngram_rows
+from viz_model.decoding import SequenceScore
+from viz_model.metrics import BleuResult, bleu
+from viz_model.translator import Translation
+
+SEARCH_CACHE_ENTRIES = 32
+
+
+@st.cache_data(max_entries=SEARCH_CACHE_ENTRIES, show_spinner=False)
+def _search(directory: str, text: str, direction: str, beam_width: int, alpha: float, max_len: int,
+            prefix: str) -> Translation:
+    return translator().translate(text, direction, beam_width=beam_width, length_penalty=alpha,
+                                  max_len=max_len, prefix=prefix)
+
+
+def search(text: str, direction: str, beam_width: int, alpha: float, max_len: int, prefix: str = ""
+           ) -> Translation:
+    """Beam search with the page's settings (beam_width 1 is greedy search), cached per settings."""
+    return _search(str(model_dir()), text, direction, int(beam_width), float(alpha), int(max_len), prefix)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _score(directory: str, text: str, direction: str, target_tokens: tuple[str, ...]) -> SequenceScore:
+    # Tokens joined by spaces: the tokenizer reads each space-separated vocabulary token back as itself.
+    return translator().score(text, direction, " ".join(target_tokens))
+
+
+def score(text: str, direction: str, target_tokens) -> SequenceScore:
+    """p(target | text) under the model, token by token (teacher forcing), cached."""
+    return _score(str(model_dir()), text, direction, tuple(target_tokens))
+
+
+def follow_sentence(key: str, value: str, signature) -> None:
+    """Give the widget `key` the default `value` whenever the sentence (its `signature`) changes, and keep
+    the user's edit otherwise. Call before drawing the widget."""
+    mark = f"{key}.__for"
+    if st.session_state.get(mark) != signature:
+        st.session_state[key] = value
+        st.session_state[mark] = signature
+
+
+def fraction(numerator: int, denominator: int) -> str:
+    return f"{numerator}/{denominator}" if denominator else "0/0"
+
+
+def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResult:
+    """BLEU of one candidate against one reference with the working: n-gram tables with clipped counts,
+    p1…p4, the brevity penalty and the final score. Returns the result (metrics.bleu)."""
+    result = bleu(candidate, [reference])
+    st.dataframe({tr("metrics.col_n"): [f"p{n}" for n in range(1, 5)],
+                  tr("metrics.col_matches"): result.matches,
+                  tr("metrics.col_total"): result.totals,
+                  tr("metrics.col_fraction"): [fraction(m, t) for m, t in zip(result.matches, result.totals)],
+                  tr("metrics.col_precision"): [round(p, 4) for p in result.precisions]},
+                 hide_index=True, key=f"{key}.precisions")
+    c, r = result.candidate_length, result.reference_length
+    if c >= r:
+        st.latex(rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1")
+    elif c == 0:
+        st.latex(rf"c = 0 \;\Rightarrow\; BP = 0")
+    else:
+        st.latex(rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = {result.brevity_penalty:.4f}")
+    if min(result.precisions) == 0:
+        zero = [f"p_{n + 1}" for n, p in enumerate(result.precisions) if p == 0]
+        st.latex(r"\mathrm{BLEU} = BP \cdot \exp\Big(\sum_{n=1}^{4} \tfrac14 \log p_n\Big) = 0"
+                 rf"\quad ({', '.join(zero)} = 0,\ \log 0 = -\infty)")
+    else:
+        logs = " + ".join(f"\\log {p:.3f}" for p in result.precisions)
+        st.latex(rf"\mathrm{{BLEU}} = {result.brevity_penalty:.3f} \cdot \exp\big(\tfrac14({logs})\big)"
+                 rf" = {result.score:.4f}")
+    st.markdown(tr("metrics.bleu_line", score=f"{result.score:.4f}", score100=f"{result.score_100:.1f}"))
+    with st.expander(tr("metrics.ngram_tables")):
+        for n in range(1, 5):
+            rows = ngram_rows(candidate, [reference], n)
+            if not rows:
+                st.caption(tr("metrics.no_ngrams", n=n))
+                continue
+            st.markdown(f"**{tr('metrics.ngram_title', n=n)}**")
+            st.dataframe({tr("metrics.col_gram"): [" ".join(r.gram) for r in rows],
+                          tr("metrics.col_count"): [r.count for r in rows],
+                          tr("metrics.col_reference_max"): [r.reference_max for r in rows],
+                          tr("metrics.col_clipped"): [r.clipped for r in rows]},
+                         hide_index=True, key=f"{key}.ngrams{n}")
+    return result
+
+
+def tokens_text(tokens) -> str:
+    """Tokens as one line of plain text, separated so a reader sees where each token ends."""
+    return " · ".join(tokens) if tokens else "∅"
+
+
+def log_line(log_prob: float) -> str:
+    """ln P and P, P written in scientific notation when tiny."""
+    p = math.exp(log_prob)
+    return f"ln P = {log_prob:.3f} · P = {p:.3g}"
+
+
