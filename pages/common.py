@@ -166,9 +166,9 @@ def link_params() -> dict[str, str]:
 
 def sync_url() -> None:
     """Mirror the shared state in the URL, so the address bar is always a link to this view."""
-    wanted = link_params()
-    if {k: st.query_params.get(k) for k in wanted} != wanted:
-        st.query_params.from_dict(wanted)
+    for key, value in link_params().items():      # other parameters (a page's own) are left alone
+        if st.query_params.get(key) != value:
+            st.query_params[key] = value
 
 
 def sentence() -> tuple[str, str]:

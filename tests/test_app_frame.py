@@ -97,3 +97,16 @@ def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
     assert "checkpoint.pt" in at.error[0].value
     assert "python -m viz_model.train" in all_text(at)
     common._load_translator.clear()
+
+
+def test_chinese_text_suggests_the_other_direction():
+    at = open_app(text="我看见了一把锯子。", direction="en2zh")
+    assert errors(at) == []
+    at.button(key="switch_direction").click().run()
+    assert at.session_state["dir"] == "zh2en" and at.query_params["dir"] == "zh2en"
+    assert not [b for b in at.button if b.key == "switch_direction"]
+
+
+def test_a_pages_own_url_parameters_are_kept():
+    at = open_app(text="I saw a saw.", beam="3")
+    assert at.query_params["beam"] == "3" and at.query_params["text"] == "I saw a saw."

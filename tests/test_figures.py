@@ -26,7 +26,10 @@ def test_heatmap_grid_shares_one_colour_axis_and_keeps_values():
     np.testing.assert_array_equal(panels[4], Z[1, 1])
     assert {tr.coloraxis for tr in fig.data} == {"coloraxis"}
     assert fig.layout.coloraxis.cmax == pytest.approx(float(Z.max()))
-    assert fig.layout.yaxis.title.text == "Query (rows)" and fig.layout.xaxis4.title.text == "Key (columns)"
+    assert fig.layout.yaxis.title.text == "Query (rows)" and fig.layout.yaxis4.title.text == "Query (rows)"
+    assert "Key (columns)" in [a.text for a in fig.layout.annotations]   # one title under a wide grid
+    two = figures.heatmaps(Z[0, :2], ["a", "b", "c", "d"], list("vwxyz"), y_title="Q", x_title="K", value_name="w")
+    assert two.layout.xaxis.title.text == "K" and two.layout.xaxis2.title.text == "K"
 
 
 def test_masked_cells_are_drawn_apart():
