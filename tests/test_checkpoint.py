@@ -1,0 +1,87 @@
+"""Loading the shipped model checks format, version and integrity, and fails with one clear error."""
+import json
+import shutil
+
+import pytest
+import torch
+
+from viz_model import checkpoint
+from viz_model.checkpoint import CARD_FILE, CHECKPOINT_FILE, REBUILD_COMMAND, VOCAB_FILE, CheckpointError
+from viz_model.config import ModelConfig
+from viz_model.model import Transformer
+from viz_model.tokenizer import SPECIAL_TOKENS, Tokenizer
+
+
+@pytest.fixture()
+def saved(tmp_path):
+    torch.manual_seed(0)
+    tokenizer = Tokenizer(list(SPECIAL_TOKENS) + ["a", "b", "甲"])
+    model = Transformer(ModelConfig(vocab_size=len(tokenizer), d_model=16, n_heads=2, n_encoder_layers=1,
+                                    n_decoder_layers=1, d_ff=16, max_len=8))
+    checkpoint.save(model, tokenizer, {"name": "test"}, tmp_path)
+    return tmp_path, model
+
+
+def test_save_and_load_round_trip(saved):
+    directory, model = saved
+    loaded, tokenizer, card = checkpoint.load(directory)
+    assert card["name"] == "test" and not loaded.training
+    for (name, a), (_, b) in zip(model.state_dict().items(), loaded.state_dict().items()):
+        assert torch.equal(a, b), name
+
+
+def _assert_error(directory, culprit):
+    with pytest.raises(CheckpointError) as info:
+        checkpoint.load(directory)
+    message = str(info.value)
+    assert str(directory / culprit) in message and REBUILD_COMMAND in message
+    assert info.value.path == directory / culprit
+
+
+@pytest.mark.parametrize("culprit", [CHECKPOINT_FILE, VOCAB_FILE, CARD_FILE])
+def test_missing_file_names_the_file_and_the_rebuild_command(saved, culprit):
+    directory, _ = saved
+    (directory / culprit).unlink()
+    _assert_error(directory, culprit)
+
+
+def test_truncated_checkpoint(saved):
+    directory, _ = saved
+    data = (directory / CHECKPOINT_FILE).read_bytes()
+    (directory / CHECKPOINT_FILE).write_bytes(data[: len(data) // 2])
+    _assert_error(directory, CHECKPOINT_FILE)
+
+
+def test_flipped_byte_in_the_weights_is_caught(saved):
+    directory, _ = saved
+    data = bytearray((directory / CHECKPOINT_FILE).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (directory / CHECKPOINT_FILE).write_bytes(bytes(data))
+    _assert_error(directory, CHECKPOINT_FILE)
+
+
+def test_garbage_card(saved):
+    directory, _ = saved
+    (directory / CARD_FILE).write_text("{not json")
+    _assert_error(directory, CARD_FILE)
+
+
+def test_wrong_version_even_with_a_matching_hash(saved):
+    directory, _ = saved
+    payload = torch.load(directory / CHECKPOINT_FILE, weights_only=True)
+    payload["version"] = 99
+    torch.save(payload, directory / CHECKPOINT_FILE)
+    card = json.loads((directory / CARD_FILE).read_text())
+    card["checkpoint_sha256"] = checkpoint.sha256(directory / CHECKPOINT_FILE)
+    (directory / CARD_FILE).write_text(json.dumps(card))
+    with pytest.raises(CheckpointError, match="version 99"):
+        checkpoint.load(directory)
+
+
+def test_shipped_model_loads_and_is_small():
+    model, tokenizer, card = checkpoint.load()
+    assert model.num_parameters() == card["parameters"] <= 3_000_000
+    assert (checkpoint.MODEL_DIR / CHECKPOINT_FILE).stat().st_size <= 15 * 2**20
+    c = model.config
+    assert c.d_model <= 128 and c.n_heads == 4 and 2 <= c.n_encoder_layers <= 3 and 2 <= c.n_decoder_layers <= 3
+    assert c.d_ff <= 4 * c.d_model
