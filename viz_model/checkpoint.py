@@ -48,9 +48,10 @@ def save(model: Transformer, tokenizer: Tokenizer, card: dict, model_dir: Path =
     (model_dir / CARD_FILE).write_text(json.dumps(card, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
-def load(model_dir: Path = MODEL_DIR) -> tuple[Transformer, Tokenizer, dict]:
-    """(model in eval mode, tokenizer, card); raises CheckpointError naming the bad file."""
-    model_dir = Path(model_dir)
+def load(model_dir: Path | None = None) -> tuple[Transformer, Tokenizer, dict]:
+    """(model in eval mode, tokenizer, card) from `model_dir` (default: the shipped model in MODEL_DIR);
+    raises CheckpointError naming the bad file."""
+    model_dir = Path(model_dir or MODEL_DIR)
     paths = {name: model_dir / name for name in (CARD_FILE, VOCAB_FILE, CHECKPOINT_FILE)}
     for path in paths.values():
         if not path.is_file():

@@ -70,9 +70,10 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
     result["ambiguous_word_accuracy"] = round(sum(senses) / max(1, len(senses)), 4)
     result["ambiguous_test_sentences"] = len(senses)
 
+    # Questions ("one plus three" → 一加三等于四) whose operand triple never appeared in training.
     arithmetic = [out == (list(pair.zh_tokens) if d == "en2zh" else list(pair.en_tokens))
                   for (pair, d), out in outputs.items()
-                  if pair.topic == "arithmetic" and pair.direction != "both"]
+                  if corpus.is_held_out_arithmetic(pair) and pair.direction != "both"]
     result["arithmetic_heldout_accuracy"] = round(sum(arithmetic) / max(1, len(arithmetic)), 4)
     result["arithmetic_test_questions"] = len(arithmetic)
     result["seconds"] = round(time.time() - start, 1)

@@ -25,14 +25,15 @@ from .tokenizer import Tokenizer
 
 @dataclass
 class TrainConfig:
-    steps: int = 3000
+    steps: int = 3500
     batch_size: int = 128             # sentence pairs per step
-    peak_lr: float = 1e-3
-    warmup_steps: int = 300           # post-LN needs a gentle start
+    peak_lr: float = 1.5e-3
+    warmup_steps: int = 400           # post-LN needs a gentle start
     final_lr_fraction: float = 0.05   # cosine decay down to this share of the peak
     label_smoothing: float = 0.1
     weight_decay: float = 0.01
     eval_every: int = 500
+    log_every: int = 50
     eval_sentences: int = 200         # per direction, greedy, for the progress display
     seed: int = 0
     threads: int = 2
@@ -126,7 +127,7 @@ def greedy_bleu(model, examples, tokenizer) -> float:
 
 
 def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfig(),
-          model_dir: Path | None = checkpoint.MODEL_DIR, log=print):
+          model_dir: Path | None = checkpoint.MODEL_DIR, log=print, run_evaluation: bool = True):
     """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model, tokenizer, card)."""
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
@@ -166,7 +167,7 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
         window_loss += loss.item()
         window_steps += 1
         losses.append(loss.item())
-        if (step + 1) % 50 == 0 or step + 1 == cfg.steps:
+        if (step + 1) % cfg.log_every == 0 or step + 1 == cfg.steps:
             elapsed = time.time() - start
             log(f"step {step + 1:5d}/{cfg.steps}  loss {window_loss / window_steps:.3f}  "
                 f"lr {learning_rate(step, cfg):.2e}  {tokens_seen / elapsed:,.0f} tokens/s  "
@@ -190,9 +191,10 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
                      "validation_loss": round(mean_loss(model, examples["validation"], tokenizer), 4)},
         "corpus": {name: len(split) for name, split in splits.items()},
     }
-    if model_dir is not None:
+    if run_evaluation:
         from .evaluate import evaluate   # test BLEU with beam search, perplexity, course accuracy
         card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
+    if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)
         log(f"saved to {model_dir}")
     return model, tokenizer, card
@@ -203,8 +205,10 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=TrainConfig.steps)
     parser.add_argument("--seed", type=int, default=TrainConfig.seed)
     parser.add_argument("--out", type=Path, default=checkpoint.MODEL_DIR)
+    parser.add_argument("--no-eval", action="store_true", help="skip the test-set evaluation (quick trials)")
     args = parser.parse_args(argv)
-    train(cfg=TrainConfig(steps=args.steps, seed=args.seed), model_dir=args.out)
+    train(cfg=TrainConfig(steps=args.steps, seed=args.seed), model_dir=args.out,
+          run_evaluation=not args.no_eval, log=lambda line: print(line, flush=True))
 
 
 if __name__ == "__main__":

@@ -53,8 +53,8 @@ class Translator:
         self.model, self.tokenizer, self.card = model, tokenizer, card
 
     @classmethod
-    def load(cls, model_dir: Path = checkpoint.MODEL_DIR) -> "Translator":
-        """Load the shipped model; raises checkpoint.CheckpointError naming the broken file."""
+    def load(cls, model_dir: Path | None = None) -> "Translator":
+        """Load the shipped model (or the one in `model_dir`); raises checkpoint.CheckpointError."""
         return cls(*checkpoint.load(model_dir))
 
     @property

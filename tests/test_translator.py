@@ -1,0 +1,118 @@
+"""The shipped model as people use it: the facade, the command line, and the quality bars it promises."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from viz_model import corpus
+from viz_model.decoding import greedy_search
+from viz_model.evaluate import translate_tokens
+from viz_model.translator import Translator, normalise_direction, suggested_direction
+
+
+@pytest.fixture(scope="module")
+def translator():
+    return Translator.load()
+
+
+@pytest.fixture(scope="module")
+def test_split():
+    return corpus.split_corpus(corpus.generate_pairs())["test"]
+
+
+def test_every_course_sentence_is_translated_exactly_as_its_reference(translator):
+    for pair in corpus.COURSE_SENTENCES:
+        if pair.direction in ("both", "en2zh"):
+            assert translate_tokens(translator.model, translator.tokenizer, pair.en, "zh") == list(pair.zh_tokens)
+        if pair.direction in ("both", "zh2en"):
+            assert translate_tokens(translator.model, translator.tokenizer, pair.zh, "en") == list(pair.en_tokens)
+
+
+def test_the_course_arithmetic_example(translator):
+    assert translator.translate("一加三", "zh2en").output_text.lower().rstrip(".") == "one plus three equals four"
+    assert translator.translate("one plus three", "en2zh").output_text == "一加三等于四"
+
+
+def test_ambiguous_words_get_their_sense_from_context(translator, test_split):
+    """The right Chinese sense appears in the output for ≥ 95% of test sentences with an ambiguous word."""
+    with_ambiguity = [p for p in test_split if p.ambiguous and p.direction in ("both", "en2zh")]
+    assert len(with_ambiguity) >= 100
+    right = [all(sense in translate_tokens(translator.model, translator.tokenizer, p.en, "zh", beam_width=4)
+                 for _, sense in p.ambiguous) for p in with_ambiguity]
+    assert sum(right) / len(right) >= 0.95
+
+
+def test_arithmetic_on_operand_pairs_never_seen_in_training(translator, test_split):
+    questions = [p for p in test_split if corpus.is_held_out_arithmetic(p) and p.direction != "both"]
+    assert len(questions) >= 30
+    right = []
+    for p in questions:
+        if p.direction == "en2zh":
+            right.append(translate_tokens(translator.model, translator.tokenizer, p.en, "zh") == list(p.zh_tokens))
+        else:
+            right.append(translate_tokens(translator.model, translator.tokenizer, p.zh, "en") == list(p.en_tokens))
+    assert sum(right) / len(right) >= 0.9
+
+
+def test_translation_reports_unknown_words_and_cuts(translator):
+    result = translator.translate("I saw a zebra", "en2zh")
+    assert result.source.unknown_words == ["zebra"]
+    long = translator.translate("apple " * 100, "en2zh")
+    assert long.source.truncated and long.source.original_length == 100
+    assert len(long.source.tokens) == translator.config.max_len
+
+
+def test_translation_trace_is_the_output(translator):
+    result = translator.translate("I saw a saw.", "en2zh")
+    assert result.trace.predicted_tokens[:-1] == result.output_tokens
+    assert result.trace.source_tokens == result.source.tokens
+    best = result.record.best_path_nodes()
+    np.testing.assert_allclose(result.trace.chosen_token_probs, [c.prob for c in best], atol=1e-5)
+
+
+def test_greedy_is_beam_width_one(translator):
+    source = translator.encode("please buy an apple and an orange", "en2zh")
+    greedy = greedy_search(translator.model, translator.tokenizer, source.ids)
+    beam1 = translator.translate("please buy an apple and an orange", "en2zh", beam_width=1, length_penalty=0.0)
+    assert greedy.hypotheses[0].tokens[:-1] == beam1.output_tokens
+    assert all(len([c for c in s.candidates if c.status != "pruned"]) == 1 for s in greedy.steps)
+
+
+def test_directions_fall_back_and_are_suggested():
+    assert normalise_direction("xx") == "en2zh" and normalise_direction("zh2en") == "zh2en"
+    assert suggested_direction("我看见了") == "zh2en" and suggested_direction("I saw") == "en2zh"
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_translate_command_line(translator):
+    done = _cli("viz_model.translate", "I saw a saw", "--to", "zh", "--beam", "4")
+    assert done.returncode == 0
+    assert done.stdout.strip() == translator.translate("I saw a saw", "en2zh", beam_width=4).output_text
+    unknown = _cli("viz_model.translate", "I saw a zebra")
+    assert "zebra" in unknown.stderr
+    empty = _cli("viz_model.translate", "   ")
+    assert empty.returncode == 1 and "nothing to translate" in empty.stderr
+
+
+def test_translate_command_line_names_a_broken_checkpoint(tmp_path):
+    code = ("import sys; from viz_model import checkpoint, translate; "
+            f"checkpoint.MODEL_DIR = __import__('pathlib').Path({str(tmp_path)!r}); "
+            "sys.exit(translate.main(['I saw a saw']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "checkpoint" in done.stderr or "model_card.json" in done.stderr
+    assert "python -m viz_model.train" in done.stderr
+
+
+def test_model_card_reports_the_bars(translator):
+    card = translator.card
+    evaluation = card["evaluation"]
+    assert evaluation["test_bleu_en2zh"] >= 95 and evaluation["test_bleu_zh2en"] >= 95
+    assert card["parameters"] == translator.model.num_parameters()
+    assert card["norm_placement"].startswith("post-LN") == (not translator.config.norm_first)
+    json.dumps(card)   # the card is plain JSON
