@@ -8,7 +8,8 @@ import streamlit as st
 from pages import common
 from viz_model.checkpoint import CheckpointError
 
-st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
+# A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
+st.set_page_config(page_title="Attention Lab", page_icon=str(common.ICON), layout="wide")
 common.init_state()
 navigation = st.navigation([st.Page(p.file, title=common.tr(f"{p.section}.title"), icon=p.icon,
                                     url_path=p.url_path, default=(i == 0))

@@ -65,6 +65,7 @@ EXAMPLES = (
 )
 
 APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
+ICON = APP_FILE.parent / "assets" / "icon.png"
 FRAME_MARK = "_frame_drawn"
 
 

@@ -58,7 +58,8 @@ def model_mode() -> None:
 
     st.subheader(tr("step.s1"))
     matrix_chart(np.vstack([step.x_query, step.x_keys]),
-                 [tr("step.x_query", token=query_label)] + keys, dims, "step.x", y_title, tr("axis.dimension"))
+                 [tr("step.x_query", token=query_label)] + keys, dims, "step.x", tr("axis.token_rows"),
+                 tr("axis.dimension"))
     note = tr("step.s1_note_cross") if kind == "cross" else tr("step.s1_note_ln")
     st.caption(tr("step.s1_caption", note=note))
 

@@ -40,7 +40,7 @@ def model_card_rows(card: dict) -> list[tuple[str, object]]:
         ("card_parameters", number(card.get("parameters"))),
         ("card_vocabulary", number(card.get("vocabulary_size", config.get("vocab_size")))),
         ("card_max_len", number(config.get("max_len"))),
-        ("card_training", number(training.get("examples") or card.get("corpus", {}).get("train"))),
+        ("card_training", number(card.get("corpus", {}).get("train") or training.get("examples"))),
         ("card_bleu_en2zh", number(evaluation.get("test_bleu_en2zh"), 1)),
         ("card_bleu_zh2en", number(evaluation.get("test_bleu_zh2en"), 1)),
         ("card_norm", norm),
