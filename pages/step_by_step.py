@@ -91,6 +91,10 @@ def model_mode() -> None:
     matrix_chart(np.vstack([step.weighted_values, step.z]), [f"α·v {k}" for k in keys] + [tr("step.z")],
                  head_dims, "step.weighted", x_title, tr("axis.dimension"))
     st.caption(tr("step.s4_caption"))
+    # The sum with the real weights, largest first (positions only: no user text goes into LaTeX).
+    order = [j for j in np.argsort(-step.weights, kind="stable") if step.allowed[j]]
+    terms = " + ".join(f"{step.weights[j]:.2f}\\,v_{{{j}}}" for j in order[:5])
+    st.latex(f"z_{{{query}}} = {terms}" + (" + \\dots" if len(order) > 5 else ""))
 
     st.subheader(tr("step.s5"))
     matrix_chart(np.vstack([step.concat, step.output]), [tr("step.concat"), tr("step.output")], dims,
