@@ -1,0 +1,152 @@
+"""Beam search page: the tree at step s has one node per candidate the search scored up to s, the step
+buttons move it, greedy (k = 1) equals decoding.greedy_search, the hypotheses and BLEU tables equal viz_model,
+"what if" forces the chosen token, and the course's toy numbers (0.048 against 0.054, 10^40 against 5×10^5)."""
+import numpy as np
+import pytest
+
+from tests.app_harness import SENTENCES, errors, figure, open_app, translator
+from viz_model.analysis import metric_tokens
+from viz_model.decoding import greedy_search
+from viz_model.i18n import t
+from viz_model.metrics import bleu
+from viz_model.references import find_reference
+from viz_model.tokenizer import EOS, detokenize
+
+PAGE = "pages/beam_search.py"
+TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
+
+
+def chart_keys(at):
+    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
+
+
+def table(at, column_key):
+    column = t(column_key, "en")
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def tree_nodes(fig):
+    """Ids of the candidate nodes drawn (the root left out)."""
+    return [i for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:") and tr["meta"] != "nodes:root"
+            for i in tr["customdata"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SENTENCES))
+def test_renders(name, lang):
+    text, direction = SENTENCES[name]
+    at = open_app(PAGE, text=text, direction=direction, lang=lang)
+    assert errors(at) == []
+    if name == "empty":
+        assert chart_keys(at) == ["beam.toy_tree"] and at.info
+        return
+    assert chart_keys(at) == ["beam.toy_tree", "beam.tree"]
+    record = translator().translate(text, direction).record           # the page's defaults: k = 4, α = 0.75
+    assert len(tree_nodes(figure(at, "beam.tree"))) == record.candidates_scored
+    for el in at.get("plotly_chart"):
+        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_app(PAGE, text=TEXT, direction=DIRECTION)
+
+
+def settings(at, **state):
+    for key, value in state.items():
+        at.session_state[f"beam.{key}"] = value
+    at.run()
+    assert errors(at) == []
+
+
+def test_tree_step_by_step(at):
+    settings(at, width=3, alpha=0.5, max_len=12)
+    record = translator().translate(TEXT, DIRECTION, beam_width=3, length_penalty=0.5, max_len=12).record
+    n = len(record.steps)
+    assert at.session_state["beam.step"] == n                           # a new search opens on its whole tree
+    assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in record.nodes())
+    for s in range(1, n + 1):
+        at.session_state["beam.step"] = s
+        at.run()
+        expected = [c.hypothesis for step in record.steps[:s] for c in step.candidates]
+        assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(expected)
+    if n > 1:
+        at.button(key="beam.previous").click().run()
+        assert at.session_state["beam.step"] == n - 1
+        assert len(tree_nodes(figure(at, "beam.tree"))) == sum(len(st.candidates) for st in record.steps[:n - 1])
+        at.button(key="beam.next").click().run()
+        assert at.session_state["beam.step"] == n
+    # the best path is the first hypothesis, drawn with its statuses
+    fig = figure(at, "beam.tree")
+    best = {c.hypothesis for c in record.best_path_nodes()}
+    statuses = {i: tr["meta"].split(":")[1] for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:")
+                for i in tr["customdata"]}
+    assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
+    assert best and all(statuses[i] in ("kept", "finished") for i in best)
+    hyps = table(at, "beam.col_finished")
+    np.testing.assert_allclose(hyps[t("beam.col_logp", "en")], [round(h.log_prob, 4) for h in record.hypotheses])
+    np.testing.assert_allclose(hyps[t("beam.col_score", "en")], [round(h.score, 4) for h in record.hypotheses])
+    assert hyps[t("beam.col_length", "en")].tolist() == [h.length for h in record.hypotheses]
+
+
+def test_greedy_equals_greedy_search(at):
+    settings(at, width=1, alpha=0.75, max_len=translator().config.max_len)
+    model = translator()
+    source = model.encode(TEXT, DIRECTION)
+    greedy = greedy_search(model.model, model.tokenizer, source.ids)
+    expected = detokenize(greedy.hypotheses[0].tokens, "zh") or "∅"
+    texts = [x.value for x in at.text]
+    assert texts.count(expected) >= 3          # the output line, and both columns of "greedy and beam"
+    assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in greedy.nodes())
+
+
+def test_what_if_forces_the_chosen_token(at):
+    settings(at, width=2, alpha=0.75, max_len=10, whatif_step=0, prefix="")
+    record = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10).record
+    alternatives = [c for c in record.steps[0].candidates
+                    if c.token != EOS and c.hypothesis != record.best_path_nodes()[0].hypothesis]
+    if not alternatives:
+        pytest.skip("the model left no alternative at step 1")
+    chosen = alternatives[0]
+    forced = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10, prefix=chosen.token)
+    assert forced.output_tokens[0] == chosen.token
+    assert (detokenize(forced.record.hypotheses[0].tokens, "zh") or "∅") in [x.value for x in at.text]
+    score = translator().score(TEXT, DIRECTION, " ".join(forced.output_tokens))
+    assert any(f"ln P = {score.log_prob:.3f}" in c.value for c in at.caption)
+
+
+def test_bleu_against_the_corpus_reference(at):
+    settings(at, width=4, alpha=0.75, max_len=translator().config.max_len)
+    reference = find_reference(TEXT, DIRECTION)
+    assert reference and at.text_input(key="beam.reference").value == reference
+    output = translator().translate(TEXT, DIRECTION).output_tokens
+    expected = bleu(output, [metric_tokens(translator().tokenizer, reference)])
+    shown = table(at, "metrics.col_fraction")
+    assert shown[t("metrics.col_matches", "en")].tolist() == expected.matches
+    assert shown[t("metrics.col_total", "en")].tolist() == expected.totals
+    assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
+    at.text_input(key="beam.reference").input(" ".join(output)).run()          # a typed reference
+    assert any("BLEU = 1.0000" in m.value for m in at.markdown) or len(output) < 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_course_toy_example(lang):
+    at = open_app(PAGE, text="", lang=lang)
+    results = table_in(at, lang, "beam.col_product")
+    assert results["P"].tolist() == ["0.048", "0.054", "0.054"]
+    assert results[t("beam.col_product", lang)].tolist()[:2] == ["0.5 × 0.4 × 0.4 × 0.6", "0.5 × 0.3 × 0.6 × 0.6"]
+    line = [m.value for m in at.markdown if m.value.startswith("####")][0]
+    assert "0.048" in line and "0.054" in line
+    latex = [m.value for m in at.latex]
+    assert any("10^{40}" in x for x in latex) and any("5 \\times 10^{5}" in x for x in latex)
+    best = [n for tr in figure(at, "beam.toy_tree")["data"] if tr.get("meta") == "nodes:finished"
+            for n in tr["customdata"]]
+    assert best
+    at.session_state["beam.toy_width"] = 1
+    at.run()
+    assert table_in(at, lang, "beam.col_product")["P"].tolist()[1] == "0.048"
+
+
+def table_in(at, lang, column_key):
+    column = t(column_key, lang)
+    return next(df.value for df in at.dataframe if column in df.value.columns)

@@ -1,0 +1,90 @@
+"""Metrics page: BLEU's clipped counts, p_n, BP and score, ROUGE-N recalls and perplexities equal
+viz_model.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0."""
+import numpy as np
+import pytest
+
+from tests.app_harness import SENTENCES, decode, errors, figure, open_app, translator
+from viz_model.analysis import metric_tokens
+from viz_model.i18n import t
+from viz_model.metrics import bleu, perplexity, rouge_n
+from viz_model.references import find_reference
+
+PAGE = "pages/metrics.py"
+TEXT, DIRECTION = "I saw a saw.", "en2zh"
+
+
+def chart_keys(at):
+    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
+
+
+def table(at, column_key, lang="en"):
+    column = t(column_key, lang)
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SENTENCES))
+def test_renders(name, lang):
+    text, direction = SENTENCES[name]
+    at = open_app(PAGE, text=text, direction=direction, lang=lang)
+    assert errors(at) == []
+    if name == "empty":
+        assert chart_keys(at) == [] and at.info
+        return
+    result = translator().translate(text, direction)
+    reference = find_reference(text, direction)
+    expected = ["metrics.ppl_candidate"] if result.output_tokens else []
+    assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
+    assert at.text_input(key="metrics.candidate").value == result.output_text
+    for el in at.get("plotly_chart"):
+        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_course_example_is_one_click_away(lang):
+    at = open_app(PAGE, text="", lang=lang)
+    at.session_state["metrics.mode"] = "course"
+    at.run()
+    assert errors(at) == []
+    shown = table(at, "metrics.col_fraction", lang)
+    assert shown[t("metrics.col_fraction", lang)].tolist() == ["4/5", "3/4", "1/3", "0/2"]
+    np.testing.assert_allclose(shown[t("metrics.col_precision", lang)], [0.8, 0.75, 0.3333, 0])
+    assert any("e^{1 - 6/5} = 0.8187" in x.value for x in at.latex)
+    assert any("BLEU = 0.0000" in m.value for m in at.markdown)
+    rouge = table(at, "metrics.col_recall", lang)
+    assert rouge[t("metrics.col_fraction", lang)].tolist() == ["4/6", "3/5", "1/4", "0/3"]
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_app(PAGE, text=TEXT, direction=DIRECTION)
+
+
+def test_numbers_on_the_users_pair(at):
+    model = translator()
+    result = model.translate(TEXT, DIRECTION)
+    reference_text = find_reference(TEXT, DIRECTION)
+    assert at.text_input(key="metrics.reference").value == reference_text
+    candidate, reference = result.output_tokens, metric_tokens(model.tokenizer, reference_text)
+    expected = bleu(candidate, [reference])
+    shown = table(at, "metrics.col_precision")
+    assert shown[t("metrics.col_matches", "en")].tolist() == expected.matches
+    np.testing.assert_allclose(shown[t("metrics.col_precision", "en")], np.round(expected.precisions, 4))
+    assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
+    recalls = table(at, "metrics.col_recall")[t("metrics.col_recall", "en")].tolist()
+    np.testing.assert_allclose(recalls, [round(rouge_n(candidate, [reference], n).recall, 4) for n in range(1, 5)])
+    for key, tokens in (("metrics.ppl_candidate", candidate), ("metrics.ppl_reference", reference)):
+        scored = model.score(TEXT, DIRECTION, " ".join(tokens))
+        bars = figure(at, key)["data"][0]
+        np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
+        ppl = perplexity(scored.log_probs, base=2).perplexity
+        assert any(f"= {ppl:.3f}" in x.value for x in at.latex)
+
+
+def test_editing_the_candidate(at):
+    reference_text = find_reference(TEXT, DIRECTION)
+    at.text_input(key="metrics.candidate").input(reference_text).run()
+    assert errors(at) == []
+    assert any("BLEU = 1.0000" in m.value for m in at.markdown)
+    at.text_input(key="metrics.reference").input("").run()
+    assert errors(at) == [] and at.info                       # no reference: a prompt instead of BLEU

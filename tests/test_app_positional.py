@@ -1,0 +1,92 @@
+"""Positional encoding page: the curves, the table and the position similarities equal viz_model.positional,
+and the model's own encoding of the current sentence (trace.source_positional) is what the page marks."""
+import numpy as np
+import pytest
+
+from tests.app_harness import SENTENCES, decode, errors, figure, heatmap_panels, open_app, translator
+from viz_model.positional import position_similarity, sinusoidal_encoding
+
+PAGE = "pages/positional.py"
+TEXT, DIRECTION = "I saw a saw.", "en2zh"
+CHARTS = ["positional.curves", "positional.heatmap", "positional.similarity", "positional.distance"]
+
+
+def chart_keys(at):
+    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SENTENCES))
+def test_renders(name, lang):
+    text, direction = SENTENCES[name]
+    at = open_app(PAGE, text=text, direction=direction, lang=lang)
+    assert errors(at) == []
+    # The encoding does not need a sentence; without one nothing is marked and a prompt says why.
+    expected = CHARTS if name == "empty" else CHARTS + ["positional.sentence"]
+    assert chart_keys(at) == sorted(expected)
+    if name == "empty":
+        assert at.info
+    for el in at.get("plotly_chart"):
+        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_app(PAGE, text=TEXT, direction=DIRECTION)
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return translator().translate(TEXT, DIRECTION).trace
+
+
+def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
+    config = translator().config
+    S = len(trace.source_tokens)
+    (table,) = heatmap_panels(figure(at, "positional.heatmap"))
+    assert table.shape == (max(config.max_len, S), config.d_model)
+    np.testing.assert_allclose(table, sinusoidal_encoding(table.shape[0], config.d_model), atol=1e-6)
+    np.testing.assert_allclose(table[:S], trace.source_positional, atol=1e-6)        # the framed rows
+    shapes = figure(at, "positional.heatmap")["layout"]["shapes"]
+    assert shapes and shapes[0]["y0"] == -0.5 and shapes[0]["y1"] == S - 0.5
+    (sentence,) = heatmap_panels(figure(at, "positional.sentence"))
+    np.testing.assert_allclose(sentence, trace.source_positional, atol=1e-7)
+    curves = figure(at, "positional.curves")["data"]
+    lines = [c for c in curves if c.get("meta") != "marks"]
+    marks = [c for c in curves if c.get("meta") == "marks"]
+    assert len(lines) == len(marks) > 0
+    for line, mark in zip(lines, marks):
+        j = int(line["name"].split()[1])                       # "dim 6 · sin (i = 3)"
+        np.testing.assert_allclose(decode(line["y"]), table[:, j], atol=1e-6)
+        np.testing.assert_allclose(decode(mark["y"]), trace.source_positional[:, j], atol=1e-6)
+        np.testing.assert_array_equal(decode(mark["x"]), np.arange(S))
+
+
+def test_similarity_depends_on_the_distance(at):
+    (similarity,) = heatmap_panels(figure(at, "positional.similarity"))
+    L, d = similarity.shape[0], translator().config.d_model
+    np.testing.assert_allclose(similarity, position_similarity(sinusoidal_encoding(L, d)), rtol=1e-5, atol=1e-3)
+    profiles = [decode(c["y"]) for c in figure(at, "positional.distance")["data"]]
+    assert len(profiles) >= 2
+    for other in profiles[1:]:
+        np.testing.assert_allclose(other, profiles[0], atol=1e-3)      # the same curve from every start
+    assert profiles[0][0] == pytest.approx(d / 2, rel=1e-5)
+
+
+def test_course_example_and_controls(at):
+    at.button(key="positional.course").click().run()
+    assert errors(at) == []
+    (table,) = heatmap_panels(figure(at, "positional.heatmap"))
+    np.testing.assert_allclose(table, sinusoidal_encoding(6, 5), atol=1e-7)
+    assert chart_keys(at) == sorted(CHARTS)                   # another d_model: the model's PE is not marked
+    assert any("d_model" in i.value for i in at.info)
+    course = at.dataframe[0].value
+    assert course.shape == (6, 5) and course.index[0] == "0: when"
+    np.testing.assert_allclose(course.to_numpy(), np.round(sinusoidal_encoding(6, 5), 4))
+    at.session_state["positional.dims"] = [0, 4]
+    at.run()
+    lines = figure(at, "positional.curves")["data"]
+    assert len(lines) == 2
+    np.testing.assert_allclose(decode(lines[1]["y"]), sinusoidal_encoding(6, 5)[:, 4], atol=1e-7)
+    at.button(key="positional.model_size").click().run()
+    assert "positional.sentence" in chart_keys(at)

@@ -1,0 +1,154 @@
+"""Similarity page: every matrix equals viz_model's for the same sentence (embeddings, a layer's output, one
+head's q·k = that head's attention), the course's hand example shows cos(apple, orange) = 0.71 and the
+softmax weights 0.57/0.43 (and every other worked number of course §2), and editing the table updates
+everything or explains what is wrong."""
+import numpy as np
+import pytest
+
+from tests.app_harness import SENTENCES, decode, errors, figure, heatmap_panels, open_app, translator
+from viz_model.analysis import similarity_matrices
+from viz_model.figures import token_labels
+from viz_model.i18n import t
+
+PAGE = "pages/similarity.py"
+TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
+TABLE = "similarity.hand_table.0"
+MEASURES = ("dot", "cosine", "scaled_dot")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SENTENCES))
+def test_renders(name, lang):
+    text, direction = SENTENCES[name]
+    at = open_app(PAGE, text=text, direction=direction, lang=lang)
+    assert errors(at) == []
+    ids = [el.proto.id for el in at.get("plotly_chart")]
+    course = ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
+    sentence = [f"similarity.{m}{s}" for m in MEASURES for s in ("", "_softmax")]
+    expected = course if name == "empty" else sentence + course
+    assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(expected)
+    if name == "empty":
+        assert at.info                                     # the friendly prompt, no empty charts
+    for el in at.get("plotly_chart"):                       # user text only ever escaped in charts
+        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+    if name == "html":
+        labels = figure(at, "similarity.dot")["data"][0]["y"]
+        assert all("<" not in label for label in labels) and "&lt;" in "".join(labels)
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_app(PAGE, text=TEXT, direction=DIRECTION)
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return translator().translate(TEXT, DIRECTION).trace
+
+
+def choose(at, **state):
+    for key, value in state.items():
+        at.session_state[f"similarity.{key}"] = value
+    at.run()
+    assert errors(at) == []
+
+
+def shown(at):
+    return {m: heatmap_panels(figure(at, f"similarity.{m}"))[0] for m in MEASURES} | \
+           {f"{m}_softmax": heatmap_panels(figure(at, f"similarity.{m}_softmax"))[0] for m in MEASURES}
+
+
+def check(panels, expected):
+    for m in MEASURES:
+        np.testing.assert_allclose(panels[m], expected.matrix(m), rtol=1e-5, atol=1e-4)
+        np.testing.assert_allclose(panels[f"{m}_softmax"], expected.softmax[m], atol=1e-6)
+
+
+def test_embeddings(at, trace):
+    choose(at, source="embedding")
+    E = trace.source_embeddings
+    check(shown(at), similarity_matrices(E, E))
+    fig = figure(at, "similarity.dot")
+    assert fig["data"][0]["y"] == token_labels(trace.source_tokens)
+    assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
+    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
+
+
+def test_hidden_states_of_a_layer(at, trace):
+    layer = len(trace.encoder_layers) - 1
+    choose(at, source="hidden", layer=layer)
+    H = trace.encoder_layers[layer].output
+    check(shown(at), similarity_matrices(H, H))
+
+
+def test_q_and_k_of_a_head_give_its_attention(at, trace):
+    choose(at, source="qk", layer=0, head=1)
+    attention = trace.attention("encoder_self", 0)
+    panels = shown(at)
+    check(panels, similarity_matrices(attention.q[1], attention.k[1]))
+    np.testing.assert_allclose(panels["dot"], attention.scores[1], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(panels["scaled_dot"], attention.scaled_scores[1], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(panels["scaled_dot_softmax"], attention.weights[1], atol=1e-5)
+
+
+def table(at, column_key):
+    """The table with a column titled by catalogue key `column_key` (display tables carry no element key)."""
+    column = t(column_key, "en")
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_course_numbers(at):
+    choose(at, source="embedding")
+    words = ["apple", "orange", "phone", "and", "an"]
+    fig = figure(at, "similarity.hand_cosine")
+    (cosine,) = heatmap_panels(fig)
+    assert fig["data"][0]["y"] == words and fig["data"][0]["texttemplate"] == "%{z:.2f}"
+    assert round(cosine[0, 1], 2) == 0.71 and round(cosine[2, 0], 2) == 0.71 and cosine[3, 4] == pytest.approx(1)
+    assert cosine[1, 2] == 0 and cosine[0, 3] == 0
+    headline = [m.value for m in at.markdown if m.value.startswith("####")]
+    assert any("cos(apple, orange) = 0.71" in h and "0.57 orange + 0.43 apple" in h for h in headline)
+    moves = table(at, "similarity.col_focus")
+    cells = moves.astype(str).to_numpy().tolist()
+    assert cells[0][3:5] == ["0.58 orange + 0.42 apple", "0.57 orange + 0.43 apple"]
+    assert cells[1][4] == "0.40 orange + 0.30 apple + 0.15 and + 0.15 an"
+    assert cells[3][4] == "0.57 apple + 0.43 phone"
+    pairs = table(at, "similarity.col_pair")
+    assert pairs.iloc[:, 1].tolist() == [12, 3, 0]
+    assert pairs.iloc[:, 2].tolist() == [8.49, 2.12, 0]
+    assert pairs.iloc[:, 3].tolist() == [0.97, 0.24, 0]
+    assert pairs.iloc[:, 4].tolist() == ["14°", "76°", "90°"]
+    why = table(at, "similarity.col_scores").astype(str).to_numpy().tolist()
+    assert why[0][2:] == ["0.58, 0.42", "0.57, 0.43"] and why[1][3] == "0.88, 0.12"
+    assert "zero" in why[1][2]
+
+
+def move_ends(at):
+    fig = figure(at, "similarity.moves_plane")
+    return [(float(decode(t["x"])[0]), float(decode(t["y"])[0])) for t in fig["data"] if t.get("meta") == "move"]
+
+
+def test_apple_moves_toward_orange_and_toward_phone(at):
+    (fruit, phone, orange) = move_ends(at)
+    # 0.57·apple + 0.43·orange = (1.14, 2.43) and 0.57·apple + 0.43·phone = (2.86, 1.14) (Tech, Fruitness)
+    assert fruit == pytest.approx((1.145, 2.43), abs=0.01) and phone == pytest.approx((2.86, 1.145), abs=0.01)
+    assert orange[1] > orange[0]
+
+
+def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
+    at = open_app(PAGE, text="")
+    at.session_state[TABLE] = {"edited_rows": {1: {"Tech": 3.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert errors(at) == [] and not at.warning
+    (cosine,) = heatmap_panels(figure(at, "similarity.hand_cosine"))
+    assert cosine[0, 1] == pytest.approx(1.0)                     # orange = (3,3,0) is now apple's direction
+    assert any("cos(apple, orange) = 1.00" in m.value for m in at.markdown)
+    for edit, words in (({0: {"Tech": 0.0, "Fruitness": 0.0}}, "apple"), ({2: {"Other": None}}, "phone · Other"),
+                        ({1: {"Tech": float("nan")}}, "orange · Tech"), ({3: {"Fruitness": "abc"}}, "and · Fruitness")):
+        at.session_state[TABLE] = {"edited_rows": edit, "added_rows": [], "deleted_rows": []}
+        at.run()
+        assert errors(at) == []
+        assert at.warning and words in at.warning[0].value
+        assert [el for el in at.get("plotly_chart") if "hand_cosine" in el.proto.id] == []
+    at.button(key="similarity.reset").click().run()
+    (cosine,) = heatmap_panels(figure(at, "similarity.hand_cosine"))
+    assert round(cosine[0, 1], 2) == 0.71 and not at.warning
