@@ -4,9 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet -r requirements-dev.txt
-if ! command -v chromium >/dev/null 2>&1; then
-  # Debian's Chromium drives the browser tests; Playwright's own browser download does not work offline.
+# Debian's Chromium drives the browser tests (Playwright's own browser download does not work offline);
+# a CJK font makes the Chinese interface readable in their screenshots (artifacts/screenshots/).
+NEEDED=""
+command -v chromium >/dev/null 2>&1 || NEEDED="chromium"
+[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || NEEDED="$NEEDED fonts-noto-cjk"
+if [ -n "$NEEDED" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $NEEDED >/dev/null
 fi
 python -m pytest "$@"

@@ -106,7 +106,7 @@ def app_server(model_dir):
     started = time.perf_counter()
     try:
         server.start()
-        server.wait_healthy()
+        server.wait_healthy(timeout=180)           # slow when the two cores are busy elsewhere
         yield server
     finally:
         alive = server.healthy()

@@ -31,6 +31,7 @@ MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"
 # Selectors (Streamlit 1.67's data-testid attributes).
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CHART_DRAWN = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
+DRAWN_CHARTS = '[data-testid="stPlotlyChart"]:has(.js-plotly-plot .main-svg)'   # one per drawn chart
 EXCEPTION = '[data-testid="stException"]'
 SIDEBAR = '[data-testid="stSidebar"]'
 SENTENCE_INPUT = f'{SIDEBAR} .st-key-text input'          # keyed widgets carry the class st-key-<key>
@@ -88,7 +89,7 @@ class StreamlitServer:
         self.env = {**os.environ, **(env or {})}
         self.log_path = log_path
         self.process: subprocess.Popen | None = None
-        self.started_at = 0.0
+        self.started_at = self.started_wall = 0.0
 
     def start(self) -> "StreamlitServer":
         command = [sys.executable, "-m", "streamlit", "run", str(self.script),
@@ -96,7 +97,7 @@ class StreamlitServer:
                    "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
                    "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
         log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
-        self.started_at = time.perf_counter()
+        self.started_at, self.started_wall = time.perf_counter(), time.time()
         self.process = subprocess.Popen(command, cwd=self.script.parent, env=self.env, stdout=log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
         return self
@@ -217,8 +218,17 @@ class Session:
         """A new page load (a new Streamlit session) of /url_path?params; waits until fully drawn."""
         self.page.goto(page_url(self.base_url, url_path, **params), wait_until="domcontentloaded",
                        timeout=timeout)
-        self.page.wait_for_selector(APP_IDLE, timeout=timeout, state="attached")
-        self.page.wait_for_function("() => window.__runs > 0", timeout=timeout)
+        self.wait_first_run(timeout, charts)
+
+    def reload(self, timeout: float = 90_000, charts: bool = True) -> None:
+        self.page.reload(wait_until="domcontentloaded", timeout=timeout)
+        self.wait_first_run(timeout, charts)
+
+    def wait_first_run(self, timeout: float = 90_000, charts: bool = True) -> None:
+        """After a page load: the session's first run has finished (stApp goes "initial" → … →
+        "notRunning"; it is never "notRunning" before that), then the charts are drawn."""
+        self.page.wait_for_function("() => window.__states && window.__states.some(s => s[1] === 'notRunning')",
+                                    timeout=timeout)
         self.wait_idle(timeout=timeout, charts=charts)
 
     def runs(self) -> int:

@@ -117,8 +117,7 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
                 s.page.goto(f"{server.base_url}/{url_paths[0]}?dir={directions[i]}",
                             wait_until="domcontentloaded")
             for s in sessions:
-                s.page.wait_for_function("() => window.__runs > 0", timeout=120_000)
-                s.wait_idle(timeout=120_000)
+                s.wait_first_run(timeout=120_000)
             for j in range(sentences_per_session):
                 # Everyone presses Enter on their own sentence, then everyone is waited for.
                 pending = []

@@ -99,8 +99,7 @@ def test_hostile_input_on_every_page(sessions, lang, case, app_server, expected_
 def test_nonsense_url_parameters(session, case, app_server):
     for path in ("", "attention"):
         session.page.goto(f"{app_server.base_url}/{path}?{case.query}", wait_until="domcontentloaded")
-        session.page.wait_for_function("() => window.__runs > 0")
-        session.wait_idle()
+        session.wait_first_run()
         assert session.problems() == [], f"/{path}?{case.query[:80]}: " + "\n".join(session.problems())
         lang = parse_qs(urlparse(session.page.url).query).get("lang", [None])[0]
         direction = parse_qs(urlparse(session.page.url).query).get("dir", [None])[0]
