@@ -291,8 +291,17 @@ class Session:
         self.click_and_wait(link, timeout=timeout, charts=charts, effect=effect)
 
     # ---- what is on the page --------------------------------------------------------------------
-    def sentence(self) -> str:
-        return self.page.locator(SENTENCE_INPUT).input_value()
+    def sentence(self, expect: str | None = None, timeout: float = 10_000) -> str:
+        """The sentence box's value. With `expect`, give the box up to `timeout` ms to show it: after a
+        reload of a heavy page the box is sometimes filled a few seconds after the run has finished."""
+        box = self.page.locator(SENTENCE_INPUT)
+        if expect is not None:
+            try:
+                self.page.wait_for_function("([sel, want]) => document.querySelector(sel)?.value === want",
+                                            arg=[SENTENCE_INPUT, expect], timeout=timeout)
+            except PlaywrightTimeout:
+                pass
+        return box.input_value()
 
     def translation(self) -> str:
         """The translation shown in the sidebar (st.text after the "Translation" label)."""

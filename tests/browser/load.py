@@ -70,7 +70,7 @@ def _check(session: Session, name: str, text: str, direction: str, expected: str
     if problems:
         errors.append(f"{name} {where}: " + " | ".join(problems))
         session.console_errors.clear(), session.page_errors.clear()
-    shown = session.sentence()
+    shown = session.sentence(expect=text)
     if shown != text:
         errors.append(f"{name} {where}: sentence box shows {shown!r}, typed {text!r}")
     url = parse_qs(urlparse(session.page.url).query)

@@ -17,7 +17,7 @@ def shown_direction(session) -> str:
 
 def assert_shows(session, text, direction, lang, expected_translation):
     assert session.problems() == [], "\n".join(session.problems())
-    assert session.sentence() == text, f"sentence box at {session.page.url}"
+    assert session.sentence(expect=text) == text, f"sentence box at {session.page.url}"
     assert shown_direction(session) == t(f"app.dir_{direction}", lang)
     assert session.translation() == expected_translation(text, direction)
     params = parse_qs(urlparse(session.page.url).query)
@@ -66,7 +66,7 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
     if is_placeholder(session):
         pytest.skip("pages/beam_search.py is still a placeholder")
     main = session.page.locator('[data-testid="stMain"]')
-    assert session.count(DRAWN_CHARTS) >= 1, "the search tree is drawn"
+    session.page.wait_for_selector(DRAWN_CHARTS, timeout=30_000)     # the tree (drawn by a fragment)
     next_button = main.locator('[class*="st-key-"][class*="next"] button')
     prev_button = main.locator('[class*="st-key-"][class*="prev"] button')
     assert next_button.count() and prev_button.count(), "previous / next step buttons"
