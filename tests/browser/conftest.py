@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import ARTIFACTS, CHROMIUM, MODEL_DIR_ENV, Session, StreamlitServer, launch_chromium
+from tests.browser.harness import (ARTIFACTS, CHROMIUM, MODEL_DIR_ENV, REPORT, Session, StreamlitServer,
+                                   launch_chromium, report)
 
 SCREENSHOTS = ARTIFACTS / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
@@ -33,15 +34,8 @@ def pytest_collection_modifyitems(config, items):
 def pytest_terminal_summary(terminalreporter):
     if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):
         terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS}")
-    for line in _REPORT:
+    for line in REPORT:
         terminalreporter.write_line(line)
-
-
-_REPORT: list[str] = []        # lines printed at the end of the run (timings, memory, offline requests)
-
-
-def report(line: str) -> None:
-    _REPORT.append(line)
 
 
 # ------------------------------------------------------------------------------------------ pages

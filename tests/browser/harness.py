@@ -63,6 +63,15 @@ WATCH_SCRIPT = """
 """
 
 
+# Lines printed at the end of a pytest run by tests/browser/conftest.py (timings, memory); kept here, in
+# a module imported once, so test modules and the conftest share one list.
+REPORT: list[str] = []
+
+
+def report(line: str) -> None:
+    REPORT.append(line)
+
+
 # ------------------------------------------------------------------------------------------ the server
 
 def free_port() -> int:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import report
-from tests.browser.harness import health
+from tests.browser.harness import health, report
 from tests.browser.load import run_load
 
 SESSIONS, SENTENCES, PAGES = 3, 2, ["", "attention", "beam_search"]
