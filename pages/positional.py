@@ -51,7 +51,8 @@ with right:
     st.button(tr("positional.model_button", d=config.d_model), key="positional.model_size",
               on_click=_set_model_size, icon=":material/memory:", disabled=d_model == config.d_model)
 
-if [j for j in st.session_state.get("positional.dims", []) if j >= d_model]:
+# Dimensions chosen for a larger d_model no longer exist; a stale or foreign value resets the choice.
+if any(not isinstance(j, int) or j >= d_model for j in st.session_state.get("positional.dims") or []):
     st.session_state["positional.dims"] = default_dims(d_model)
 dims = st.multiselect(tr("positional.dims"), range(d_model), default=default_dims(d_model), key="positional.dims",
                       format_func=lambda j: dimension_name(j, d_model), max_selections=8)
