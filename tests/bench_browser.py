@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -285,4 +286,6 @@ def _js(value: str) -> str:
 
 
 if __name__ == "__main__":
+    # SIGTERM (e.g. from `timeout`) would skip the `finally` that stops the server: turn it into SystemExit.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())

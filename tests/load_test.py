@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -78,4 +79,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    # SIGTERM (e.g. from `timeout`) would skip the `finally` that stops the server: turn it into SystemExit.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())
