@@ -29,12 +29,12 @@ def show_perplexity(text: str, direction: str, tokens: list[str], title: str, ke
     result = perplexity(scored.log_probs, base=2)
     T = len(scored.tokens)
     st.markdown(f"**{title}**")
-    st.latex(rf"\mathrm{{PPL}} = 2^{{-\frac{{1}}{{{T}}}\sum_t \log_2 p_t}} = 2^{{{result.mean_negative_log_prob:.3f}}}"
-             rf" = {result.perplexity:.3f}")
+    st.latex(rf"\mathrm{{PPL}} = 2^{{-\frac{{1}}{{{T}}}\sum_t \log_2 p_t}}"
+             rf" = 2^{{{result.mean_negative_log_prob:.3f}}} = {result.perplexity:.3f}")
     labels = [f"{i}:{figures.escape_label(t)}" for i, t in enumerate(scored.tokens)]
     chart(figures.bar_chart(labels, result.probabilities, x_title=tr("metrics.axis_token"),
                             y_title=tr("metrics.axis_probability"), horizontal=False,
-                            highlight=[p < 0.5 for p in result.probabilities]), key=key)
+                            value_format=".2f", highlight=[p < 0.5 for p in result.probabilities]), key=key)
 
 
 def sentence_mode() -> None:

@@ -113,7 +113,8 @@ profiles = distance_profiles(similarity, starts)
 width = min(len(p) for p in profiles.values())
 chart(figures.line_chart(np.arange(width), {tr("positional.from_position", p=p): v[:width]
                                             for p, v in profiles.items()},
-                         x_title=tr("positional.axis_distance"), y_title=tr("positional.value_dot"), height=340),
+                         x_title=tr("positional.axis_distance"), y_title=tr("positional.value_dot"), height=340,
+                         dashed=True),
       key="positional.distance")
 st.caption(tr("positional.similarity_caption", half=d_model / 2))
 

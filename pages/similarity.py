@@ -16,6 +16,7 @@ from viz_model.similarity import (COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WOR
 
 HAND_WORDS = ("apple", "orange", "phone", "and", "an")      # the table's rows, in the brief's order
 TABLE_VERSION = "similarity.hand_version"                    # bumped by "reset" to get a fresh editor
+MAX_TOKENS_WITH_VALUES = 9                                   # numbers in the cells of half-width heatmaps
 
 
 def weights_text(weights, words) -> str:
@@ -49,21 +50,24 @@ def sentence_part() -> None:
     labels = figures.token_labels(trace.source_tokens)
     y_title, x_title = axis_titles("encoder_self")
     st.caption(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
+    readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # half-width heatmaps: numbers only if they fit
+    if not readable:
+        st.caption(tr("similarity.hover_for_values"))
     for measure in SimilarityMatrices.MEASURES:
         st.markdown(f"**{tr(f'similarity.measure_{measure}')}**")
         st.caption(tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}",
                       d=queries.shape[1]))
         left, right = st.columns(2)
         with left:
-            chart(figures.heatmaps(matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
-                                   value_name=tr(f"similarity.value_{measure}"), signed=True,
-                                   panel_titles=[tr(f"similarity.measure_{measure}")]),
-                  key=f"similarity.{measure}")
+            chart(figures.compact_colorbar(figures.heatmaps(
+                matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
+                value_name=tr(f"similarity.value_{measure}"), signed=True, show_values=readable,
+                panel_titles=[tr(f"similarity.measure_{measure}")])), key=f"similarity.{measure}")
         with right:
-            chart(figures.heatmaps(matrices.softmax[measure], labels, labels, y_title=y_title,
-                                   x_title=x_title, value_name=tr("similarity.value_softmax"),
-                                   panel_titles=[tr("similarity.softmax_of", measure=tr(
-                                       f"similarity.measure_{measure}"))]),
+            chart(figures.compact_colorbar(figures.heatmaps(
+                matrices.softmax[measure], labels, labels, y_title=y_title, x_title=x_title,
+                value_name=tr("similarity.value_softmax"), show_values=readable,
+                panel_titles=[tr("similarity.softmax_of", measure=tr(f"similarity.measure_{measure}"))])),
                   key=f"similarity.{measure}_softmax")
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
@@ -112,33 +116,35 @@ def hand_part() -> None:
     shown = [figures.escape_label(w) for w in words]
     left, right = st.columns(2)
     with left:
-        chart(figures.heatmaps(example.cosine, shown, shown, y_title=tr("similarity.axis_query_word"),
-                               x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_cosine"),
-                               signed=True, panel_titles=[tr("similarity.measure_cosine")]),
-              key="similarity.hand_cosine")
+        chart(figures.compact_colorbar(figures.heatmaps(
+            example.cosine, shown, shown, y_title=tr("similarity.axis_query_word"),
+            x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_cosine"), signed=True,
+            panel_titles=[tr("similarity.measure_cosine")])), key="similarity.hand_cosine")
     with right:
-        chart(figures.heatmaps(example.softmax, shown, shown, y_title=tr("similarity.axis_query_word"),
-                               x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_softmax"),
-                               panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))]),
-              key="similarity.hand_softmax")
+        chart(figures.compact_colorbar(figures.heatmaps(
+            example.softmax, shown, shown, y_title=tr("similarity.axis_query_word"),
+            x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_softmax"),
+            panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))])),
+            key="similarity.hand_softmax")
     st.caption(tr("similarity.hand_matrix_caption"))
 
     st.markdown(f"**{tr('similarity.moves')}**")
     rows = [(name, example.moves[name]) for name, _, _ in HAND_SCENARIOS]
     st.dataframe({tr("similarity.col_sentence"): [tr(f"similarity.scenario_{name}") for name, _ in rows],
                   tr("similarity.col_focus"): [m.focus for _, m in rows],
+                  tr("similarity.col_softmax"): [weights_text(m.weights, m.words) for _, m in rows],
+                  tr("similarity.col_new"): [vector_text(m.new_vector) for _, m in rows],
                   tr("similarity.col_similarities"): [weights_text(m.similarities, m.words) for _, m in rows],
                   tr("similarity.col_plain"): [weights_text(m.sum_weights, m.words) if m.sum_weights is not None
-                                               else tr("similarity.undefined") for _, m in rows],
-                  tr("similarity.col_softmax"): [weights_text(m.weights, m.words) for _, m in rows],
-                  tr("similarity.col_new"): [vector_text(m.new_vector) for _, m in rows]},
+                                               else tr("similarity.undefined") for _, m in rows]},
                  hide_index=True, key="similarity.moves")
     st.caption(tr("similarity.moves_caption"))
 
     features = list(edited.columns)
-    moves = [(tr("similarity.move_apple_fruit"), vectors["apple"][:2], example.moves["apple_fruit"].new_vector[:2]),
-             (tr("similarity.move_apple_phone"), vectors["apple"][:2], example.moves["apple_phone"].new_vector[:2]),
-             (tr("similarity.move_orange"), vectors["orange"][:2], example.moves["orange_pair"].new_vector[:2])]
+    moves = [(tr(f"similarity.move_{label}"), vectors[word][:2], example.moves[scenario].new_vector[:2])
+             for label, word, scenario in (("apple_fruit", "apple", "apple_fruit"),
+                                           ("apple_phone", "apple", "apple_phone"),
+                                           ("orange", "orange", "orange_pair"))]
     chart(figures.vector_moves({w: vectors[w][:2] for w in words}, moves, x_title=features[0],
                                y_title=features[1]), key="similarity.moves_plane")
     st.caption(tr("similarity.plane_caption", x=md(features[0]), y=md(features[1])))

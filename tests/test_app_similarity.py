@@ -108,10 +108,11 @@ def test_course_numbers(at):
     headline = [m.value for m in at.markdown if m.value.startswith("####")]
     assert any("cos(apple, orange) = 0.71" in h and "0.57 orange + 0.43 apple" in h for h in headline)
     moves = table(at, "similarity.col_focus")
-    cells = moves.astype(str).to_numpy().tolist()
-    assert cells[0][3:5] == ["0.58 orange + 0.42 apple", "0.57 orange + 0.43 apple"]
-    assert cells[1][4] == "0.40 orange + 0.30 apple + 0.15 and + 0.15 an"
-    assert cells[3][4] == "0.57 apple + 0.43 phone"
+    softmax, plain = t("similarity.col_softmax", "en"), t("similarity.col_plain", "en")
+    assert moves[softmax].tolist()[0] == "0.57 orange + 0.43 apple"
+    assert moves[plain].tolist()[0] == "0.58 orange + 0.42 apple"
+    assert moves[softmax].tolist()[1] == "0.40 orange + 0.30 apple + 0.15 and + 0.15 an"
+    assert moves[softmax].tolist()[3] == "0.57 apple + 0.43 phone"
     pairs = table(at, "similarity.col_pair")
     assert pairs.iloc[:, 1].tolist() == [12, 3, 0]
     assert pairs.iloc[:, 2].tolist() == [8.49, 2.12, 0]

@@ -27,14 +27,23 @@ def test_layout_has_one_node_per_candidate_and_keeps_places(record):
         assert all(child.x == parent.x + 1 for parent, child in part.edges())
 
 
-def test_parents_sit_between_their_children_and_leaves_do_not_overlap(record):
+def test_rows_follow_the_beam_and_pruned_candidates_fan_out_below_their_parent(record):
+    from viz_model.search_tree import PRUNED_FAN
+
     layout = tree_layout(record)
-    leaves = [n for n in layout.nodes if not any(p.id == n.id for p, _ in layout.edges())]
-    assert sorted(n.y for n in leaves) == list(range(len(leaves)))
-    for parent in layout.nodes:
-        kids = [c.y for p, c in layout.edges() if p.id == parent.id]
-        if kids:
-            assert min(kids) <= parent.y <= max(kids)
+    by_id = {n.id: n for n in layout.nodes}
+    kids = {n.id: [c for p, c in layout.edges() if p.id == n.id] for n in layout.nodes}
+    surviving_leaves = [n for n in layout.nodes if n.status != "pruned"
+                        and not [c for c in kids[n.id] if c.status != "pruned"]]
+    assert sorted(n.y for n in surviving_leaves) == list(range(len(surviving_leaves))) == \
+        list(range(layout.n_rows))
+    for node in layout.nodes:
+        surviving = [c for c in kids[node.id] if c.status != "pruned"]
+        if surviving:
+            assert node.y == surviving[0].y                     # on its best-ranked surviving child's row
+        for child in kids[node.id]:
+            if child.status == "pruned":
+                assert by_id[node.id].y < child.y <= node.y + PRUNED_FAN
 
 
 def test_best_path_is_the_course_answer(record):

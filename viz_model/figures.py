@@ -298,20 +298,24 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
 # ------------------------------------------------------------------------------ lines and vectors
 
 # Okabe–Ito colours: distinguishable with every common colour-vision deficiency.
+DASHES = ("solid", "dash", "dot", "dashdot")
 SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 
 
 def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: str,
                marks: dict[str, tuple[Sequence[float], Sequence[float], Sequence[str]]] | None = None,
-               marks_name: str | None = None, height: int = 420) -> go.Figure:
-    """One line per series over x (series names are legend entries). `marks` (same keys as `series`)
-    adds, for a series, marked points (x, y, hover labels) drawn over its line in the same colour: e.g. the
-    positions of the current sentence on a positional-encoding curve. Mark traces carry meta "marks"."""
+               marks_name: str | None = None, height: int = 420, dashed: bool = False) -> go.Figure:
+    """One line per series over x (series names are legend entries). `dashed`: each line thinner than the
+    one before and with its own dash pattern, so curves that coincide all stay visible. `marks` (same keys
+    as `series`) adds, for a series, marked points (x, y, hover labels) drawn over its line in the same
+    colour: e.g. the positions of the current sentence on a positional-encoding curve. Mark traces carry meta "marks"."""
     fig = go.Figure()
     for i, (name, y) in enumerate(series.items()):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         fig.add_trace(go.Scatter(x=np.asarray(x, dtype=np.float32), y=np.asarray(y, dtype=np.float32),
-                                 mode="lines", name=escape_label(name), line=dict(color=colour, width=2),
+                                 mode="lines", name=escape_label(name),
+                                 line=dict(color=colour, width=max(2, 7 - 2 * i), dash=DASHES[i % len(DASHES)])
+                                 if dashed else dict(color=colour, width=2),
                                  legendgroup=str(i),
                                  hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
         if marks and name in marks:
@@ -351,8 +355,12 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
     its end point is a marker named `label` (trace meta "move") so the figure's numbers can be read back.
     """
     fig = go.Figure()
-    words = list(points)
-    xy = np.array([points[w] for w in words], dtype=np.float32).reshape(-1, 2)
+    # Words at the same point share one label ("and, an"), or their labels would print over each other.
+    groups: dict[tuple[float, float], list[str]] = {}
+    for word, point in points.items():
+        groups.setdefault((float(point[0]), float(point[1])), []).append(str(word))
+    words = [", ".join(g) for g in groups.values()]
+    xy = np.array(list(groups), dtype=np.float32).reshape(-1, 2)
     fig.add_trace(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", meta="words",
                              text=[escape_label(w) for w in words], textposition="top center",
                              marker=dict(size=11, color=SERIES_COLOURS[0]), showlegend=False,
@@ -385,7 +393,6 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
 TREE_STYLE = {"root": ("#000000", "diamond"), "kept": ("#0072B2", "circle"),
               "finished": ("#009E73", "square"), "pruned": ("#999999", "x")}
 BEST_PATH_COLOUR = "#E69F00"
-MAX_TREE_TEXT = 160          # write every node's token on the tree up to this many nodes; hover always works
 
 
 def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, hover: str,
@@ -410,22 +417,20 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
                                      name=escape_label(names["best"]), showlegend=best,
                                      line=dict(color=BEST_PATH_COLOUR if best else "#c4c4c4",
                                                width=5 if best else 1.2)))
-    many = len(nodes) > MAX_TREE_TEXT
     for status in ("root", "pruned", "kept", "finished"):
         chosen = [n for n in nodes if n.status == status]
         if not chosen:
             continue
         colour, symbol = TREE_STYLE[status]
-        texts = [f"{escape_label(n.token)} {n.prob:.2f}" if n.token else "" for n in chosen]
+        texts = [f"{escape_label(n.token)}<br>{n.prob:.2f}" if n.token else "" for n in chosen]
         hovers = [hover.format(token=escape_label(n.token) or "·", p=f"{n.prob:.3f}",
                                logp=f"{n.cumulative_log_prob:.3f}", score=f"{n.score:.3f}",
                                status=escape_label(names[status])) for n in chosen]
-        show_text = not many or status != "pruned"
+        show_text = status != "pruned"               # pruned ones: hover only (they fan out tightly)
         fig.add_trace(go.Scatter(
             x=[n.x for n in chosen], y=[n.y for n in chosen], customdata=[n.id for n in chosen],
             mode="markers+text" if show_text else "markers", text=texts if show_text else None,
-            textposition="middle right", textfont=dict(size=12, color="#666666" if status == "pruned"
-                                                         else "#111111"),
+            textposition="top center", textfont=dict(size=12, color="#111111"),
             hovertext=hovers, hovertemplate="%{hovertext}<extra></extra>", meta=f"nodes:{status}",
             name=escape_label(names[status]),
             marker=dict(color=colour, symbol=symbol, size=9 if status == "pruned" else 13,
@@ -434,9 +439,16 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
     rows = max(layout.n_rows, 1)
     fig.update_xaxes(title_text=escape_label(x_title), range=[-0.3, layout.n_steps + 0.9], dtick=1,
                      gridcolor="#eeeeee", zeroline=False, automargin=True)
-    fig.update_yaxes(title_text=escape_label(y_title), range=[rows - 0.5, -0.5], showticklabels=False,
+    fig.update_yaxes(title_text=escape_label(y_title), range=[rows - 0.4, -0.8], showticklabels=False,
                      showgrid=False, zeroline=False, automargin=True)
-    fig.update_layout(height=height or int(max(380, min(1600, 22 * rows + 120))),
+    fig.update_layout(height=height or int(max(360, min(1600, 56 * rows + 140))),
                       margin=dict(l=10, r=10, t=40, b=10), font=FONT, plot_bgcolor="white",
                       legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan")
+    return fig
+
+
+def compact_colorbar(fig: go.Figure) -> go.Figure:
+    """Write the colour bar's title up its side instead of above it, so a heatmap drawn in half the page
+    width keeps its cells wide enough to read."""
+    fig.update_layout(coloraxis_colorbar=dict(title=dict(side="right"), thickness=12))
     return fig

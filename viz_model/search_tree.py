@@ -1,10 +1,13 @@
 """Where each node of a beam-search tree goes on the page: a layout computed from a `SearchRecord`.
 
 x is the depth (the root, the empty prefix, at 0; a token generated at step s at s + 1). y is the node's
-row: leaves take consecutive rows in the search's own ranking order (children of a node follow the rank
-the search gave them), and a node with children sits in the middle of them. The layout is computed once for
-the whole record, so nodes keep their place when the Beam search page replays the search step by step
-(`upto` only hides the later steps).
+row, like a file tree: every chain of hypotheses the search kept gets a row, in the search's own ranking
+order, and a node sits on the row of its best-ranked surviving child, so the chain of best-ranked choices
+is one straight line at the top and alternatives branch off below it. Pruned candidates get no row of their
+own: they fan out just below their parent's row (within PRUNED_FAN of it), which keeps the tree as tall as
+the beam, not as tall as every candidate scored. The layout is computed once for the whole record, so
+nodes keep their place when the Beam search page replays the search step by step (`upto` only hides the
+later steps).
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from .search_record import SearchRecord
 
 ROOT = -1          # id of the root node (the empty prefix, before step 0)
+PRUNED_FAN = 0.45  # pruned children sit between their parent's row and PRUNED_FAN rows below it
 
 
 @dataclass
@@ -54,21 +58,28 @@ def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
         children.setdefault(c.hypothesis, [])
         children[ROOT if c.parent is None else c.parent].append(c.hypothesis)
 
-    # Leaves in depth-first order get rows 0, 1, 2…; a parent sits at the mean of its children's rows.
+    status = {c.hypothesis: c.status for c in candidates}
+    # Rows for the surviving nodes: leaves in depth-first order get rows 0, 1, 2…, a parent sits on its
+    # first (best-ranked) surviving child's row.
     rows: dict[int, float] = {}
     next_row = 0
     stack: list[tuple[int, bool]] = [(ROOT, False)]
     while stack:
         node, expanded = stack.pop()
-        kids = children[node]
+        kids = [k for k in children[node] if status[k] != "pruned"]
         if not kids:
             rows[node] = float(next_row)
             next_row += 1
         elif expanded:
-            rows[node] = (rows[kids[0]] + rows[kids[-1]]) / 2
+            rows[node] = rows[kids[0]]
         else:
             stack.append((node, True))
             stack.extend((k, False) for k in reversed(kids))
+    # Pruned candidates fan out just below their parent's row, in rank order.
+    for node, kids in children.items():
+        pruned = [k for k in kids if status[k] == "pruned"]
+        for j, k in enumerate(pruned):
+            rows[k] = rows[node] + PRUNED_FAN * (j + 1) / len(pruned)
 
     best = {c.hypothesis for c in record.best_path_nodes()}
     last = len(record.steps) - 1 if upto is None else upto
