@@ -393,6 +393,7 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
 TREE_STYLE = {"root": ("#000000", "diamond"), "kept": ("#0072B2", "circle"),
               "finished": ("#009E73", "square"), "pruned": ("#999999", "x")}
 BEST_PATH_COLOUR = "#E69F00"
+MAX_STEPS_WITH_PROBS = 14    # beyond this many steps, node labels show the token only
 
 
 def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, hover: str,
@@ -422,7 +423,9 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
         if not chosen:
             continue
         colour, symbol = TREE_STYLE[status]
-        texts = [f"{escape_label(n.token)}<br>{n.prob:.2f}" if n.token else "" for n in chosen]
+        # Long searches leave ~30 px per step: then the token alone (its probability is in the hover box).
+        texts = [(escape_label(n.token) if layout.n_steps > MAX_STEPS_WITH_PROBS
+                  else f"{escape_label(n.token)}<br>{n.prob:.2f}") if n.token else "" for n in chosen]
         hovers = [hover.format(token=escape_label(n.token) or "·", p=f"{n.prob:.3f}",
                                logp=f"{n.cumulative_log_prob:.3f}", score=f"{n.score:.3f}",
                                status=escape_label(names[status])) for n in chosen]
