@@ -59,15 +59,17 @@ def sentence_part() -> None:
                       d=queries.shape[1]))
         left, right = st.columns(2)
         with left:
-            chart(figures.compact_colorbar(figures.heatmaps(
+            chart(figures.heatmaps(
                 matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
                 value_name=tr(f"similarity.value_{measure}"), signed=True, show_values=readable,
-                panel_titles=[tr(f"similarity.measure_{measure}")])), key=f"similarity.{measure}")
+                panel_titles=[tr(f"similarity.measure_{measure}")], compact=True),
+                key=f"similarity.{measure}")
         with right:
-            chart(figures.compact_colorbar(figures.heatmaps(
+            chart(figures.heatmaps(
                 matrices.softmax[measure], labels, labels, y_title=y_title, x_title=x_title,
                 value_name=tr("similarity.value_softmax"), show_values=readable,
-                panel_titles=[tr("similarity.softmax_of", measure=tr(f"similarity.measure_{measure}"))])),
+                panel_titles=[tr("similarity.softmax_of", measure=tr(f"similarity.measure_{measure}"))],
+                compact=True),
                   key=f"similarity.{measure}_softmax")
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
@@ -116,15 +118,16 @@ def hand_part() -> None:
     shown = [figures.escape_label(w) for w in words]
     left, right = st.columns(2)
     with left:
-        chart(figures.compact_colorbar(figures.heatmaps(
+        chart(figures.heatmaps(
             example.cosine, shown, shown, y_title=tr("similarity.axis_query_word"),
             x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_cosine"), signed=True,
-            panel_titles=[tr("similarity.measure_cosine")])), key="similarity.hand_cosine")
+            panel_titles=[tr("similarity.measure_cosine")], compact=True), key="similarity.hand_cosine")
     with right:
-        chart(figures.compact_colorbar(figures.heatmaps(
+        chart(figures.heatmaps(
             example.softmax, shown, shown, y_title=tr("similarity.axis_query_word"),
             x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_softmax"),
-            panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))])),
+            panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))],
+            compact=True),
             key="similarity.hand_softmax")
     st.caption(tr("similarity.hand_matrix_caption"))
 

@@ -4,7 +4,7 @@ buttons move it, greedy (k = 1) equals decoding.greedy_search, the hypotheses an
 import numpy as np
 import pytest
 
-from tests.app_harness import SENTENCES, errors, figure, open_app, translator
+from tests.app_harness import SENTENCES, decode, errors, figure, open_app, translator
 from viz_model.analysis import metric_tokens
 from viz_model.decoding import greedy_search
 from viz_model.i18n import t
@@ -28,7 +28,7 @@ def table(at, column_key):
 def tree_nodes(fig):
     """Ids of the candidate nodes drawn (the root left out)."""
     return [i for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:") and tr["meta"] != "nodes:root"
-            for i in tr["customdata"]]
+            for i in decode(tr["customdata"]).tolist()]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -80,7 +80,7 @@ def test_tree_step_by_step(at):
     fig = figure(at, "beam.tree")
     best = {c.hypothesis for c in record.best_path_nodes()}
     statuses = {i: tr["meta"].split(":")[1] for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:")
-                for i in tr["customdata"]}
+                for i in decode(tr["customdata"]).tolist()}
     assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
     assert best and all(statuses[i] in ("kept", "finished") for i in best)
     hyps = table(at, "beam.col_finished")
@@ -140,7 +140,7 @@ def test_course_toy_example(lang):
     latex = [m.value for m in at.latex]
     assert any("10^{40}" in x for x in latex) and any("5 \\times 10^{5}" in x for x in latex)
     best = [n for tr in figure(at, "beam.toy_tree")["data"] if tr.get("meta") == "nodes:finished"
-            for n in tr["customdata"]]
+            for n in decode(tr["customdata"]).tolist()]
     assert best
     at.session_state["beam.toy_width"] = 1
     at.run()

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 WEIGHT_SCALE = "Blues"
 SIGNED_SCALE = "RdBu_r"
@@ -72,7 +71,7 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
              value_name: str, panel_titles: Sequence[str] | None = None, signed: bool = False,
              mask: np.ndarray | None = None, masked_text: str = "masked", show_values: bool | None = None,
              decimals: int = 2, zrange: tuple[float, float] | None = None, height: int | None = None,
-             tick_labels: bool = True, title: str | None = None) -> go.Figure:
+             tick_labels: bool = True, title: str | None = None, compact: bool = False) -> go.Figure:
     """The one heatmap helper (after d2l's show_heatmaps): a grid of matrices sharing one colour scale.
 
     Z: (n, m), (panels, n, m) or (rows, cols, n, m); matrix rows are queries (y, top to bottom), columns
@@ -92,66 +91,79 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             raise ValueError(f"mask shape {mask.shape} differs from the matrices' {(n, m)}")
         grid = np.where(mask[None, None], grid, np.float32("nan"))
     cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
+    bar_title = dict(text=escape_label(value_name), **(dict(side="right") if compact else {}))
     if show_values is None:
         # Numbers in cells only when they fit: few cells, and few enough columns across the figure.
         show_values = n * m <= MAX_CELLS_WITH_VALUES and m * C <= 16 and R * C <= 4
     titles = [escape_label(p) for p in panel_titles] if panel_titles is not None else None
-    fig = make_subplots(rows=R, cols=C, subplot_titles=titles, horizontal_spacing=0.04 if C > 1 else 0.02,
-                        vertical_spacing=min(0.12, 0.3 / R) if R > 1 else 0.08)
     rows, cols = list(row_labels), list(col_labels)
     hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
              f"{escape_label(value_name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>")
     masked_hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
                     f"{escape_label(masked_text)}<extra></extra>")
+    gap = 1 if n * m <= 900 else 0
+    every_token = tick_labels and max(n, m) <= 25          # dtick 1: every token named (plotly skips some)
+    # The layout is written as one dict, not through make_subplots and update_* calls: building it that way
+    # took most of a page's rerun (each update walks plotly's property tree), this is one validation pass.
+    h_space = 0.04 if C > 1 else 0.02
+    v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
+    width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
+    traces, layout, annotations = [], {}, []
     for r in range(R):
         for c in range(C):
-            cell = dict(x=cols, y=rows, z=grid[r, c], coloraxis="coloraxis", hovertemplate=hover,
-                        hoverongaps=False, xgap=1 if n * m <= 900 else 0, ygap=1 if n * m <= 900 else 0)
+            k = r * C + c + 1                                # plotly's subplot number, row by row
+            suffix = "" if k == 1 else str(k)
+            x0, y1 = c * (width + h_space), 1 - r * (tall + v_space)
+            layout[f"xaxis{suffix}"] = dict(
+                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category", automargin=True,
+                tickangle=-45 if m > 6 else 0, showticklabels=tick_labels, **(dict(dtick=1) if every_token else {}),
+                **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}))
+            layout[f"yaxis{suffix}"] = dict(
+                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", automargin=True,
+                autorange="reversed", showticklabels=tick_labels and c == 0,   # row labels once, on the left
+                **(dict(dtick=1) if every_token else {}),
+                **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}))
+            if titles is not None and k <= len(titles):
+                annotations.append(dict(text=titles[k - 1], x=x0 + width / 2, y=y1, xref="paper", yref="paper",
+                                        xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
+            cell = dict(type="heatmap", x=cols, y=rows, z=grid[r, c], coloraxis="coloraxis", hovertemplate=hover,
+                        hoverongaps=False, xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}")
             if show_values:
                 cell.update(texttemplate=f"%{{z:.{decimals}f}}", textfont=dict(size=11))
-            fig.add_trace(go.Heatmap(**cell), row=r + 1, col=c + 1)
+            traces.append(cell)
             if mask is not None and not mask.all():
                 overlay = np.where(mask, np.float32("nan"), np.float32(1))
                 extra = dict(text=np.where(mask, "", "×"), texttemplate="%{text}",
                              textfont=dict(color="#666666")) if R * C <= 4 and n * m <= 1600 else {}
-                fig.add_trace(go.Heatmap(x=cols, y=rows, z=overlay, showscale=False, hoverongaps=False,
-                                         colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]],
-                                         hovertemplate=masked_hover, xgap=cell["xgap"], ygap=cell["ygap"],
-                                         **extra), row=r + 1, col=c + 1)
-    fig.update_yaxes(autorange="reversed", type="category", showticklabels=tick_labels)
-    for c in range(1, C):                      # row labels once, on the left: panels sit close together
-        fig.update_yaxes(showticklabels=False, col=c + 1)
-    fig.update_xaxes(type="category", tickangle=-45 if m > 6 else 0, showticklabels=tick_labels)
-    # Axis titles on the outer panels: the left column says the query side, the bottom row the key side.
-    for r in range(R):
-        fig.update_yaxes(title_text=escape_label(y_title), row=r + 1, col=1)
-    if C <= 2:
-        for c in range(C):
-            fig.update_xaxes(title_text=escape_label(x_title), row=R, col=c + 1)
-    else:                                       # one title under the whole row, not C overlapping ones
-        fig.add_annotation(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper", yanchor="top",
-                           yshift=-70 if tick_labels else -28, showarrow=False, font=dict(size=15))
-    if tick_labels and max(n, m) <= 25:         # every token named (plotly would skip some)
-        fig.update_xaxes(dtick=1)
-        fig.update_yaxes(dtick=1)
+                traces.append(dict(type="heatmap", x=cols, y=rows, z=overlay, showscale=False, hoverongaps=False,
+                                   colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]], hovertemplate=masked_hover,
+                                   xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}", **extra))
+    if C > 2:                                   # one x title under the whole row, not C overlapping ones
+        annotations.append(dict(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper",
+                                yanchor="top", yshift=-70 if tick_labels else -28, showarrow=False,
+                                font=dict(size=13 if titles else 15)))
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
-    fig.update_layout(
+    layout.update(
         coloraxis=dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
-                       colorbar=dict(title=dict(text=escape_label(value_name)), thickness=14)),
-        height=height or int(panel_height * R + 60),
+                       colorbar=dict(title=bar_title, thickness=12 if compact else 14)),
+        height=height or int(panel_height * R + 60), annotations=annotations,
         margin=dict(l=10, r=10, t=60 if titles or title else 30, b=10 if C <= 2 else 60),
-        font=FONT, title=dict(text=escape_label(title)) if title else None, plot_bgcolor="white")
-    if titles:
-        fig.update_annotations(font=dict(size=13))
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(automargin=True)
-    return fig
+        font=FONT, plot_bgcolor="white", **(dict(title=dict(text=escape_label(title))) if title else {}))
+    return go.Figure(data=traces, layout=layout)
 
 
 def panel_values(fig: go.Figure) -> list[np.ndarray]:
     """The matrices of a `heatmaps` figure in panel order (masked overlays skipped): for tests and checks."""
     return [np.asarray(tr.z, dtype=np.float64) for tr in fig.data
             if isinstance(tr, go.Heatmap) and tr.coloraxis]
+
+
+def _axis(title: str, **settings) -> dict:
+    """A layout axis with an (escaped) title, light grid and room for its labels. Figures are built with
+    their whole layout at once: plotly's update_* calls each walk the property tree, which made building
+    figures most of a page's rerun."""
+    return {"title": dict(text=escape_label(title)), "gridcolor": "#eeeeee", "zerolinecolor": "#cccccc",
+            "automargin": True, **settings}
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y_title: str,
@@ -168,18 +180,12 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y
     else:
         trace = go.Bar(x=labels, y=values, marker_color=colours, texttemplate=f"%{{y:{value_format}}}",
                        textposition="outside", hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>")
-    fig = go.Figure(trace)
-    fig.update_layout(height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
-                      margin=dict(l=10, r=30, t=30, b=10), font=FONT, plot_bgcolor="white")
-    fig.update_xaxes(title_text=escape_label(x_title), gridcolor="#eeeeee")
-    fig.update_yaxes(title_text=escape_label(y_title), gridcolor="#eeeeee")
-    if horizontal:
-        fig.update_yaxes(autorange="reversed", type="category")
-    else:
-        fig.update_xaxes(type="category")
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(automargin=True)
-    return fig
+    category = dict(autorange="reversed", type="category") if horizontal else dict(type="category")
+    return go.Figure(trace, layout=dict(
+        height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
+        margin=dict(l=10, r=30, t=30, b=10), font=FONT, plot_bgcolor="white",
+        xaxis=_axis(x_title, **({} if horizontal else category)),
+        yaxis=_axis(y_title, **(category if horizontal else {}))))
 
 
 def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray, *,
@@ -193,7 +199,7 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
     highlight = np.asarray(highlight, dtype=bool)
     labels = np.array([escape_label(s) for s in labels], dtype=object)
     three_d = coords.shape[1] == 3
-    fig = go.Figure()
+    traces = []
     for chosen, name, style in ((~highlight, others_name, dict(size=4, color=BACKGROUND_COLOUR, opacity=0.5)),
                                 (highlight, highlight_name, dict(size=9, color=HIGHLIGHT_COLOUR))):
         if not chosen.any():
@@ -207,18 +213,18 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
         else:
             common.update(mode="markers")
         if three_d:
-            fig.add_trace(go.Scatter3d(x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], **common))
+            traces.append(go.Scatter3d(x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], **common))
         else:
-            fig.add_trace(go.Scatter(x=xyz[:, 0], y=xyz[:, 1], **common))
-    titles = [escape_label(a) for a in axis_titles]
-    if three_d:
-        fig.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2]))
+            traces.append(go.Scatter(x=xyz[:, 0], y=xyz[:, 1], **common))
+    axes = [_axis(a) for a in axis_titles]
+    if three_d:                                  # 3-D scene axes have no automargin
+        layout = dict(scene={name: {k: v for k, v in axis.items() if k != "automargin"}
+                             for name, axis in zip(("xaxis", "yaxis", "zaxis"), axes)})
     else:
-        fig.update_xaxes(title_text=titles[0], gridcolor="#eeeeee", zerolinecolor="#cccccc", automargin=True)
-        fig.update_yaxes(title_text=titles[1], gridcolor="#eeeeee", zerolinecolor="#cccccc", automargin=True)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
-                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
-    return fig
+        layout = dict(xaxis=axes[0], yaxis=axes[1])
+    return go.Figure(traces, layout=dict(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT,
+                                         plot_bgcolor="white", legend=dict(orientation="h", y=1.02,
+                                                                           yanchor="bottom"), **layout))
 
 
 def matrix_frame(M, row_labels: Sequence[str], col_labels: Sequence[str] | None = None) -> pd.DataFrame:
@@ -309,10 +315,10 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
     one before and with its own dash pattern, so curves that coincide all stay visible. `marks` (same keys
     as `series`) adds, for a series, marked points (x, y, hover labels) drawn over its line in the same
     colour: e.g. the positions of the current sentence on a positional-encoding curve. Mark traces carry meta "marks"."""
-    fig = go.Figure()
+    traces = []
     for i, (name, y) in enumerate(series.items()):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
-        fig.add_trace(go.Scatter(x=np.asarray(x, dtype=np.float32), y=np.asarray(y, dtype=np.float32),
+        traces.append(go.Scatter(x=np.asarray(x, dtype=np.float32), y=np.asarray(y, dtype=np.float32),
                                  mode="lines", name=escape_label(name),
                                  line=dict(color=colour, width=max(2, 7 - 2 * i), dash=DASHES[i % len(DASHES)])
                                  if dashed else dict(color=colour, width=2),
@@ -320,20 +326,16 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
                                  hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
         if marks and name in marks:
             mx, my, labels = marks[name]
-            fig.add_trace(go.Scatter(x=np.asarray(mx, dtype=np.float32), y=np.asarray(my, dtype=np.float32),
+            traces.append(go.Scatter(x=np.asarray(mx, dtype=np.float32), y=np.asarray(my, dtype=np.float32),
                                      mode="markers", legendgroup=str(i), meta="marks",
                                      name=escape_label(f"{name} · {marks_name}" if marks_name else name),
                                      showlegend=i == 0, hovertext=[escape_label(s) for s in labels],
                                      marker=dict(color=colour, size=9, symbol="circle",
                                                  line=dict(color="#222222", width=1.5)),
                                      hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>"))
-    fig.update_xaxes(title_text=escape_label(x_title), gridcolor="#eeeeee", zerolinecolor="#cccccc",
-                     automargin=True)
-    fig.update_yaxes(title_text=escape_label(y_title), gridcolor="#eeeeee", zerolinecolor="#cccccc",
-                     automargin=True)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
-                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
-    return fig
+    return go.Figure(traces, layout=dict(xaxis=_axis(x_title), yaxis=_axis(y_title), height=height,
+                                         margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+                                         legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
 def mark_rows(fig: go.Figure, first: int, last: int, label: str, n_cols: int) -> go.Figure:
@@ -354,36 +356,34 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
     points: word -> (x, y); moves: (label, from (x, y), to (x, y)). Arrow k has colour SERIES_COLOURS[k+1];
     its end point is a marker named `label` (trace meta "move") so the figure's numbers can be read back.
     """
-    fig = go.Figure()
+    traces, arrows = [], []
     # Words at the same point share one label ("and, an"), or their labels would print over each other.
     groups: dict[tuple[float, float], list[str]] = {}
     for word, point in points.items():
         groups.setdefault((float(point[0]), float(point[1])), []).append(str(word))
     words = [", ".join(g) for g in groups.values()]
     xy = np.array(list(groups), dtype=np.float32).reshape(-1, 2)
-    fig.add_trace(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", meta="words",
+    traces.append(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", meta="words",
                              text=[escape_label(w) for w in words], textposition="top center",
                              marker=dict(size=11, color=SERIES_COLOURS[0]), showlegend=False,
                              hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>"))
     for k, (label, start, end) in enumerate(moves):
         colour = SERIES_COLOURS[(k + 1) % len(SERIES_COLOURS)]
-        fig.add_annotation(x=float(end[0]), y=float(end[1]), ax=float(start[0]), ay=float(start[1]),
+        arrows.append(dict(x=float(end[0]), y=float(end[1]), ax=float(start[0]), ay=float(start[1]),
                            xref="x", yref="y", axref="x", ayref="y", text="", showarrow=True, arrowhead=3,
-                           arrowsize=1.4, arrowwidth=2.5, arrowcolor=colour)
-        fig.add_trace(go.Scatter(x=[float(end[0])], y=[float(end[1])], mode="markers", meta="move",
+                           arrowsize=1.4, arrowwidth=2.5, arrowcolor=colour))
+        traces.append(go.Scatter(x=[float(end[0])], y=[float(end[1])], mode="markers", meta="move",
                                  name=escape_label(label), marker=dict(size=12, color=colour, symbol="diamond"),
                                  hovertemplate=f"{escape_label(label)}: (%{{x:.2f}}, %{{y:.2f}})<extra></extra>"))
     span = np.concatenate([xy, np.array([m[2] for m in moves], dtype=np.float32).reshape(-1, 2)]) \
         if moves else xy
     lo, hi = float(min(0.0, span.min())), float(span.max()) if span.size else 1.0
     pad = 0.15 * max(hi - lo, 1.0)
-    for update in (fig.update_xaxes, fig.update_yaxes):
-        update(range=[lo - pad, hi + pad], gridcolor="#eeeeee", zerolinecolor="#999999", automargin=True)
-    fig.update_xaxes(title_text=escape_label(x_title))
-    fig.update_yaxes(title_text=escape_label(y_title), scaleanchor="x", scaleratio=1)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
-                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
-    return fig
+    span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor="#999999")
+    return go.Figure(traces, layout=dict(
+        xaxis=_axis(x_title, **span_settings), yaxis=_axis(y_title, **span_settings, scaleanchor="x", scaleratio=1),
+        annotations=arrows, height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+        legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
 # ------------------------------------------------------------------------------ beam search tree
@@ -405,16 +405,18 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
     meta "nodes:<status>" and customdata = node ids, so a test can count and identify the nodes drawn.
     Tokens come from the model's vocabulary but are still escaped.
     """
-    fig = go.Figure()
+    traces = []
     nodes = layout.nodes
     for best in (False, True):
         xs, ys = [], []
         for parent, child in layout.edges():
             if (parent.best and child.best) == best:
-                xs += [parent.x, child.x, None]
-                ys += [parent.y, child.y, None]
+                xs += [parent.x, child.x, np.nan]        # NaN breaks the line between edges
+                ys += [parent.y, child.y, np.nan]
         if xs:
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", meta="edges",
+            # float32 arrays, not lists: plotly validates a list item by item (most of the build time here)
+            # but passes an array through, base64-encoded.
+            traces.append(go.Scatter(x=np.array(xs, dtype=np.float32), y=np.array(ys, dtype=np.float32), mode="lines", hoverinfo="skip", meta="edges",
                                      name=escape_label(names["best"]), showlegend=best,
                                      line=dict(color=BEST_PATH_COLOUR if best else "#c4c4c4",
                                                width=5 if best else 1.2)))
@@ -430,8 +432,9 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
                                logp=f"{n.cumulative_log_prob:.3f}", score=f"{n.score:.3f}",
                                status=escape_label(names[status])) for n in chosen]
         show_text = status != "pruned"               # pruned ones: hover only (they fan out tightly)
-        fig.add_trace(go.Scatter(
-            x=[n.x for n in chosen], y=[n.y for n in chosen], customdata=[n.id for n in chosen],
+        traces.append(go.Scatter(
+            x=np.array([n.x for n in chosen], dtype=np.float32), y=np.array([n.y for n in chosen], dtype=np.float32),
+            customdata=np.array([n.id for n in chosen]),
             mode="markers+text" if show_text else "markers", text=texts if show_text else None,
             textposition="top center", textfont=dict(size=12, color="#111111"),
             hovertext=hovers, hovertemplate="%{hovertext}<extra></extra>", meta=f"nodes:{status}",
@@ -440,18 +443,8 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
                         line=dict(color=[BEST_PATH_COLOUR if n.best and status != "root" else "#ffffff"
                                          for n in chosen], width=[3 if n.best else 1 for n in chosen]))))
     rows = max(layout.n_rows, 1)
-    fig.update_xaxes(title_text=escape_label(x_title), range=[-0.3, layout.n_steps + 0.9], dtick=1,
-                     gridcolor="#eeeeee", zeroline=False, automargin=True)
-    fig.update_yaxes(title_text=escape_label(y_title), range=[rows - 0.4, -0.8], showticklabels=False,
-                     showgrid=False, zeroline=False, automargin=True)
-    fig.update_layout(height=height or int(max(360, min(1600, 56 * rows + 140))),
-                      margin=dict(l=10, r=10, t=40, b=10), font=FONT, plot_bgcolor="white",
-                      legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan")
-    return fig
-
-
-def compact_colorbar(fig: go.Figure) -> go.Figure:
-    """Write the colour bar's title up its side instead of above it, so a heatmap drawn in half the page
-    width keeps its cells wide enough to read."""
-    fig.update_layout(coloraxis_colorbar=dict(title=dict(side="right"), thickness=12))
-    return fig
+    return go.Figure(traces, layout=dict(
+        xaxis=_axis(x_title, range=[-0.3, layout.n_steps + 0.9], dtick=1, zeroline=False),
+        yaxis=_axis(y_title, range=[rows - 0.4, -0.8], showticklabels=False, showgrid=False, zeroline=False),
+        height=height or int(max(360, min(1600, 56 * rows + 140))), margin=dict(l=10, r=10, t=40, b=10),
+        font=FONT, plot_bgcolor="white", legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan"))
