@@ -90,6 +90,26 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.exception]
 
 
+def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
+    """Set a page's widgets through session state (keys "<prefix>.<name>"), rerun, and require no error."""
+    for key, value in state.items():
+        at.session_state[f"{page_prefix}.{key}"] = value
+    at.run()
+    assert errors(at) == []
+    return at
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    """The keys of the charts drawn, sorted (element ids end with "-<key>")."""
+    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
+
+
+def assert_user_text_escaped(at: AppTest) -> None:
+    """Text a user typed reaches the charts only escaped: no raw tag in any chart's spec."""
+    for el in at.get("plotly_chart"):
+        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+
+
 def decode(value):
     """A plotly JSON array (plain list or plotly ≥ 6 {dtype, bdata, shape}) as a numpy array."""
     if isinstance(value, dict) and "bdata" in value:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.app_harness import decode, figure, heatmap_panels, open_app, translator
+from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator
 from viz_model.analysis import head_differences, top_attended
 from viz_model.figures import escape_label, token_labels
 
@@ -20,11 +20,7 @@ def trace():
 
 
 def choose(at, **state):
-    for key, value in state.items():
-        at.session_state[f"attention.{key}"] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return set_widgets(at, "attention", **state)
 
 
 def masked(weights, mask):

@@ -4,7 +4,8 @@ buttons move it, greedy (k = 1) equals decoding.greedy_search, the hypotheses an
 import numpy as np
 import pytest
 
-from tests.app_harness import SENTENCES, decode, errors, figure, open_app, translator
+from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
+                               open_app, set_widgets, translator)
 from viz_model.analysis import metric_tokens
 from viz_model.decoding import greedy_search
 from viz_model.i18n import t
@@ -15,9 +16,6 @@ from viz_model.tokenizer import EOS, detokenize
 PAGE = "pages/beam_search.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
 
-
-def chart_keys(at):
-    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
 
 
 def table(at, column_key):
@@ -43,8 +41,7 @@ def test_renders(name, lang):
     assert chart_keys(at) == ["beam.toy_tree", "beam.tree"]
     record = translator().translate(text, direction).record           # the page's defaults: k = 4, α = 0.75
     assert len(tree_nodes(figure(at, "beam.tree"))) == record.candidates_scored
-    for el in at.get("plotly_chart"):
-        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+    assert_user_text_escaped(at)
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +50,7 @@ def at():
 
 
 def settings(at, **state):
-    for key, value in state.items():
-        at.session_state[f"beam.{key}"] = value
-    at.run()
-    assert errors(at) == []
+    return set_widgets(at, "beam", **state)
 
 
 def test_tree_step_by_step(at):

@@ -3,7 +3,8 @@ viz_model.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/
 import numpy as np
 import pytest
 
-from tests.app_harness import SENTENCES, decode, errors, figure, open_app, translator
+from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
+                               open_app, translator)
 from viz_model.analysis import metric_tokens
 from viz_model.i18n import t
 from viz_model.metrics import bleu, perplexity, rouge_n
@@ -12,9 +13,6 @@ from viz_model.references import find_reference
 PAGE = "pages/metrics.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
 
-
-def chart_keys(at):
-    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
 
 
 def table(at, column_key, lang="en"):
@@ -36,8 +34,7 @@ def test_renders(name, lang):
     expected = ["metrics.ppl_candidate"] if result.output_tokens else []
     assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
     assert at.text_input(key="metrics.candidate").value == result.output_text
-    for el in at.get("plotly_chart"):
-        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+    assert_user_text_escaped(at)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -3,16 +3,14 @@ and the model's own encoding of the current sentence (trace.source_positional) i
 import numpy as np
 import pytest
 
-from tests.app_harness import SENTENCES, decode, errors, figure, heatmap_panels, open_app, translator
+from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
+                               heatmap_panels, open_app, translator)
 from viz_model.positional import position_similarity, sinusoidal_encoding
 
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
 CHARTS = ["positional.curves", "positional.heatmap", "positional.similarity", "positional.distance"]
 
-
-def chart_keys(at):
-    return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -26,8 +24,7 @@ def test_renders(name, lang):
     assert chart_keys(at) == sorted(expected)
     if name == "empty":
         assert at.info
-    for el in at.get("plotly_chart"):
-        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+    assert_user_text_escaped(at)
 
 
 @pytest.fixture(scope="module")

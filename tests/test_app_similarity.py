@@ -5,7 +5,8 @@ everything or explains what is wrong."""
 import numpy as np
 import pytest
 
-from tests.app_harness import SENTENCES, decode, errors, figure, heatmap_panels, open_app, translator
+from tests.app_harness import (SENTENCES, assert_user_text_escaped, decode, errors, figure, heatmap_panels,
+                               open_app, set_widgets, translator)
 from viz_model.analysis import similarity_matrices
 from viz_model.figures import token_labels
 from viz_model.i18n import t
@@ -29,8 +30,7 @@ def test_renders(name, lang):
     assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(expected)
     if name == "empty":
         assert at.info                                     # the friendly prompt, no empty charts
-    for el in at.get("plotly_chart"):                       # user text only ever escaped in charts
-        assert "<b>" not in el.proto.spec and "<script" not in el.proto.spec
+    assert_user_text_escaped(at)
     if name == "html":
         labels = figure(at, "similarity.dot")["data"][0]["y"]
         assert all("<" not in label for label in labels) and "&lt;" in "".join(labels)
@@ -47,10 +47,7 @@ def trace():
 
 
 def choose(at, **state):
-    for key, value in state.items():
-        at.session_state[f"similarity.{key}"] = value
-    at.run()
-    assert errors(at) == []
+    return set_widgets(at, "similarity", **state)
 
 
 def shown(at):
