@@ -73,5 +73,9 @@ def test_vocabulary_round_trips_through_its_file(tok, tmp_path):
 
 
 def test_detokenize(tok):
-    assert detokenize(["i", "saw", "a", "saw", "."], "en") == "i saw a saw."
+    assert detokenize(["i", "saw", "a", "saw", "."], "en") == "I saw a saw."
+    # every sentence starts with a capital; "I" and "FBI" keep theirs wherever they stand
+    assert detokenize(["you", "and", "i", "saw", "it", ".", "the", "fbi", "is", "here", "!", "why", "?"], "en") \
+        == "You and I saw it. The FBI is here! Why?"
+    assert detokenize(["3", "apples"], "en") == "3 apples"
     assert detokenize(["我", "看见", "了", "。", EOS], "zh") == "我看见了。"

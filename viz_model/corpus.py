@@ -50,20 +50,11 @@ class SentencePair:
 
     @property
     def en(self) -> str:
-        words = [_DISPLAY.get(t, t) for t in self.en_tokens]
-        text = detokenize(words, "en")
-        return text[:1].upper() + text[1:]
+        return detokenize(list(self.en_tokens), "en")
 
     @property
     def zh(self) -> str:
         return "".join(self.zh_tokens)
-
-
-# Proper names and "I" are shown capitalised; the tokenizer lower-cases them again.
-_DISPLAY = {"i": "I", "fbi": "FBI", "tv": "TV", "tom": "Tom", "lily": "Lily", "jack": "Jack", "lucy": "Lucy",
-            "mary": "Mary", "david": "David", "anna": "Anna", "peter": "Peter", "monday": "Monday",
-            "tuesday": "Tuesday", "wednesday": "Wednesday", "thursday": "Thursday", "friday": "Friday",
-            "saturday": "Saturday", "sunday": "Sunday"}
 
 
 # ================================================================================================

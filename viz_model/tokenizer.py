@@ -204,16 +204,34 @@ def _is_foreign(ch: str) -> bool:
     return not _CJK.match(ch) and ch not in _CHINESE_PUNCTUATION
 
 
+# English is lower-cased on the way in; on the way out these words get their capitals back.
+EN_CAPITALISED = {"i": "I", "fbi": "FBI", "tv": "TV", "tom": "Tom", "lily": "Lily", "jack": "Jack", "lucy": "Lucy",
+                  "mary": "Mary", "david": "David", "anna": "Anna", "peter": "Peter", "monday": "Monday",
+                  "tuesday": "Tuesday", "wednesday": "Wednesday", "thursday": "Thursday", "friday": "Friday",
+                  "saturday": "Saturday", "sunday": "Sunday"}
+EN_SENTENCE_END = (".", "?", "!")
+
+
 def detokenize(tokens: list[str], language: str) -> str:
-    """Tokens back to readable text: Chinese joins without spaces, English puts no space before punctuation."""
+    """Tokens back to readable text: Chinese joins without spaces; English puts no space before punctuation
+    and starts each sentence with a capital ("i saw a saw ." -> "I saw a saw.")."""
     words = [t for t in tokens if t not in SPECIAL_TOKENS]
     if language == "zh":
         return "".join(words)
     out = ""
+    sentence_start = True
     for word in words:
         if out and (word[0].isalnum() or word[0] in "(\"") and not out.endswith(("(", "\"")):
             out += " "
         elif out and word in ("(",):
             out += " "
-        out += word
+        shown = EN_CAPITALISED.get(word, word)
+        if sentence_start and shown[:1].isalpha():
+            shown = shown[0].upper() + shown[1:]
+            sentence_start = False
+        elif shown[:1].isalnum():
+            sentence_start = False
+        out += shown
+        if word in EN_SENTENCE_END:
+            sentence_start = True
     return out
