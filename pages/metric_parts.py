@@ -68,7 +68,7 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
     if c >= r:
         st.latex(rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1")
     elif c == 0:
-        st.latex(rf"c = 0 \;\Rightarrow\; BP = 0")
+        st.latex(r"c = 0 \;\Rightarrow\; BP = 0")
     else:
         st.latex(rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = {result.brevity_penalty:.4f}")
     if min(result.precisions) == 0:

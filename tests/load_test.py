@@ -15,7 +15,6 @@ import argparse
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,5 @@
 """Loading the shipped model checks format, version and integrity, and fails with one clear error."""
 import json
-import shutil
 
 import pytest
 import torch

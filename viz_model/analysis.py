@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .projection import nearest_neighbours, pca
-from .similarity import AttentionArithmetic, attention_arithmetic
+from .similarity import AttentionArithmetic, MoveResult, attention_arithmetic
 from .tokenizer import SPECIAL_TOKENS
 from .trace import AttentionTrace, TranslationTrace
 
@@ -347,7 +347,7 @@ class HandExample:
     vectors: np.ndarray                  # (n, d) in `words` order
     cosine: np.ndarray                   # (n, n)
     softmax: np.ndarray                  # (n, n) softmax of each cosine row
-    moves: dict[str, "MoveResult"]       # scenario name -> the focus word's move
+    moves: dict[str, MoveResult]         # scenario name -> the focus word's move
 
 
 def hand_example(vectors: dict[str, np.ndarray]) -> HandExample:
