@@ -4,8 +4,8 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 import numpy as np
 import streamlit as st
 
-from pages.common import chart, explanation, frame, md, page_title, require_translation, sentence, tr
-from pages.common import translator
+from pages.common import (chart, explanation, frame, md, page_title, require_translation, sentence, tabs, tr,
+                          translator)
 from pages.metric_parts import follow_sentence, log_line, score, search, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import metric_tokens, scientific
@@ -229,8 +229,4 @@ def course_part() -> None:
 frame()
 page_title("beam")
 explanation("beam")
-sentence_tab, course_tab = st.tabs([tr("beam.tab_sentence"), tr("beam.tab_course")])
-with sentence_tab:
-    sentence_part()
-with course_tab:
-    course_part()
+tabs("beam.tab", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})

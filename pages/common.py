@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import runpy
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -270,6 +271,16 @@ def explanation(section: str) -> None:
             formula = tr(f"{section}.{suffix}")
             if formula != f"{section}.{suffix}":
                 st.latex(formula)
+
+
+def tabs(key: str, parts: dict[str, Callable[[], None]]) -> None:
+    """Tabs (catalogue key of the label -> function drawing its content) of which only the open one runs:
+    a closed tab's charts would cost a rerun's time and payload for nothing on screen. Switching tabs reruns."""
+    containers = st.tabs([tr(label) for label in parts], key=key, on_change="rerun")
+    for container, draw in zip(containers, parts.values()):
+        if container.open:
+            with container:
+                draw()
 
 
 def require_translation() -> Translation | None:

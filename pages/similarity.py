@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import (axis_titles, chart, explanation, frame, labeller, md, page_title,
-                          require_translation, tr, translator)
+                          require_translation, tabs, tr, translator)
 from viz_model import figures
 from viz_model.analysis import (HAND_SCENARIOS, SIMILARITY_SOURCES, FeatureTableError, SimilarityMatrices,
                                 feature_vectors, hand_example, similarity_matrices, similarity_vectors,
@@ -173,13 +173,13 @@ def why_softmax_part() -> None:
     st.caption(tr("similarity.why_softmax_caption"))
 
 
-frame()
-page_title("similarity")
-explanation("similarity")
-sentence_tab, course_tab = st.tabs([tr("similarity.tab_sentence"), tr("similarity.tab_course")])
-with sentence_tab:
-    sentence_part()
-with course_tab:
+def course_part() -> None:
     two_feature_part()
     hand_part()
     why_softmax_part()
+
+
+frame()
+page_title("similarity")
+explanation("similarity")
+tabs("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_course": course_part})

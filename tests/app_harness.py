@@ -99,6 +99,17 @@ def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
     return at
 
 
+def open_tab(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
+    """Switch the tabs with widget key `key` to the tab labelled by catalogue key `label_key` (only the open
+    tab's content runs, see pages.common.tabs), rerun, and require no error."""
+    from viz_model.i18n import t
+
+    at.session_state[key] = t(label_key, lang)
+    at.run()
+    assert errors(at) == []
+    return at
+
+
 def chart_keys(at: AppTest) -> list[str]:
     """The keys of the charts drawn, sorted (element ids end with "-<key>")."""
     return sorted(el.proto.id.rsplit("-", 1)[1] for el in at.get("plotly_chart"))

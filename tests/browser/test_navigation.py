@@ -87,3 +87,22 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
     session.click_and_wait(prev_button.first)
     assert _tree_snapshot(session) == first, "the previous-step button brings the first step back"
     assert session.problems() == [], "\n".join(session.problems())
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("section,label_key,charts", [("similarity", "similarity.tab_course", 3),
+                                                      ("beam", "beam.tab_course", 1)])
+def test_course_tab_runs_when_opened(session, section, label_key, charts, screenshots):
+    """Only the open tab's content runs (pages.common.tabs): opening the course tab draws its charts."""
+    page = next(p for p in APP_PAGES if p.section == section)
+    session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
+    if is_placeholder(session):
+        pytest.skip(f"{page.file} is still a placeholder")
+    tab = session.page.get_by_role("tab", name=t(label_key, "en"))
+    session.click_and_wait(tab)
+    assert tab.get_attribute("aria-selected") == "true"
+    panel = session.page.locator('[role="tabpanel"]:visible')
+    drawn = panel.locator(DRAWN_CHARTS).count()
+    session.screenshot(f"{section}-course-tab", screenshots)
+    assert drawn == charts, f"{drawn} charts drawn on the course tab"
+    assert session.problems() == [], "\n".join(session.problems())
