@@ -9,11 +9,12 @@ TINY = ModelConfig(vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_de
                    max_len=40, dropout=0.0)
 
 
-def _run(steps=60):
+def _run(steps=60, arithmetic_first_steps=0):
     lines = []
     model, tokenizer, card = train(TINY, TrainConfig(steps=steps, batch_size=32, warmup_steps=10, peak_lr=3e-3,
                                                      eval_every=10_000, eval_sentences=8, threads=1,
-                                                     log_every=10),
+                                                     log_every=10,
+                                                     arithmetic_first_steps=arithmetic_first_steps),
                                    model_dir=None, log=lines.append, run_evaluation=False)
     return model, tokenizer, card, lines
 
@@ -34,14 +35,42 @@ def test_loss_falls_on_a_tiny_config(tiny_run):
 
 
 def test_training_is_deterministic_from_the_seed():
-    model_a, *_ = _run(steps=5)
-    model_b, *_ = _run(steps=5)
+    model_a, *_ = _run(steps=5, arithmetic_first_steps=2)      # both phases, both batch streams
+    model_b, *_ = _run(steps=5, arithmetic_first_steps=2)
     for (name, a), (_, b) in zip(model_a.state_dict().items(), model_b.state_dict().items()):
         torch.testing.assert_close(a, b, msg=name)
 
 
 def test_learning_rate_warms_up_then_decays():
-    cfg = TrainConfig(steps=1000, warmup_steps=100, peak_lr=1e-3, final_lr_fraction=0.1)
+    cfg = TrainConfig(steps=1000, warmup_steps=100, peak_lr=1e-3, final_lr_fraction=0.1, arithmetic_first_steps=0)
     assert learning_rate(0, cfg) < learning_rate(50, cfg) < learning_rate(99, cfg) == pytest.approx(1e-3)
     assert learning_rate(500, cfg) < 1e-3
     assert learning_rate(999, cfg) == pytest.approx(1e-4, rel=0.01)
+
+
+def test_learning_rate_restarts_after_the_arithmetic_phase():
+    cfg = TrainConfig(steps=1000, warmup_steps=100, peak_lr=1e-3, final_lr_fraction=0.1, arithmetic_first_steps=250)
+    # Phase 1 (steps 0-249) warms up over 50 steps (a fifth of it) and decays to the floor by its end ...
+    assert learning_rate(49, cfg) == pytest.approx(1e-3)
+    assert learning_rate(249, cfg) == pytest.approx(1e-4, rel=0.02)
+    # ... then the mixed phase warms up again from near zero and decays to the floor at the last step.
+    assert learning_rate(250, cfg) == pytest.approx(1e-5)
+    assert learning_rate(349, cfg) == pytest.approx(1e-3)
+    assert learning_rate(999, cfg) == pytest.approx(1e-4, rel=0.02)
+
+
+def test_measuring_the_model_leaves_its_mode_alone(tiny_run):
+    """The card's figures come after the validation loss: a helper that turned dropout back on would make
+    them figures of a noisier model than the one shipped (a bug the first shipped card had)."""
+    from viz_model import corpus
+    from viz_model.train import greedy_bleu, greedy_exact, make_examples, mean_loss
+
+    model, tokenizer, _, _ = tiny_run
+    pairs = corpus.split_corpus(corpus.generate_pairs())["validation"][:8]
+    examples = make_examples(pairs, tokenizer, model.config.max_len)
+    for mode in (False, True):
+        model.train(mode)
+        for measure in (mean_loss, greedy_bleu, greedy_exact):
+            measure(model, examples, tokenizer)
+            assert model.training is mode, f"{measure.__name__} left the model in the other mode"
+    model.eval()

@@ -37,6 +37,7 @@ def translate_tokens(model, tokenizer, text, target_language, beam_width=EVAL_BE
 def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDTH) -> dict:
     from .train import make_examples, mean_loss   # shared with training: one definition of the loss
 
+    model.eval()   # the figures are those of the model as shipped: no dropout
     splits = splits or corpus.split_corpus(corpus.generate_pairs())
     start = time.time()
     result = {"beam_width": beam_width}
