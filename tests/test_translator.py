@@ -22,10 +22,10 @@ def test_split():
     return corpus.split_corpus(corpus.generate_pairs())["test"]
 
 
-# Known gaps of the shipped checkpoint (see the model card): 16 of 19 course examples come out exactly, and
-# arithmetic on unseen operand pairs is right about a quarter of the time. These tests state the bar the
-# issue sets; they are expected to fail until a retrained model meets it, and will then report XPASS.
-@pytest.mark.xfail(reason="shipped model: 16/19 course sentences exact", strict=False)
+# Known gap of the shipped checkpoint (see the model card): 18 of 19 course examples come out exactly; the
+# Game of Thrones line comes out 你玩了权力的游戏时… instead of 当你玩权力的游戏时…. This test states the bar the
+# issue sets; it is expected to fail until a retrained model meets it, and will then report XPASS.
+@pytest.mark.xfail(reason="shipped model: 18/19 course sentences exact", strict=False)
 def test_every_course_sentence_is_translated_exactly_as_its_reference(translator):
     for pair in corpus.COURSE_SENTENCES:
         if pair.direction in ("both", "en2zh"):
@@ -34,7 +34,6 @@ def test_every_course_sentence_is_translated_exactly_as_its_reference(translator
             assert translate_tokens(translator.model, translator.tokenizer, pair.zh, "en") == list(pair.en_tokens)
 
 
-@pytest.mark.xfail(reason="shipped model has not learned to compute sums reliably", strict=False)
 def test_the_course_arithmetic_example(translator):
     assert translator.translate("一加三", "zh2en").output_text.lower().rstrip(".") == "one plus three equals four"
     assert translator.translate("one plus three", "en2zh").output_text == "一加三等于四"
@@ -49,7 +48,6 @@ def test_ambiguous_words_get_their_sense_from_context(translator, test_split):
     assert sum(right) / len(right) >= 0.95
 
 
-@pytest.mark.xfail(reason="shipped model: about 26% on unseen operand pairs, bar is 90%", strict=False)
 def test_arithmetic_on_operand_pairs_never_seen_in_training(translator, test_split):
     questions = [p for p in test_split if corpus.is_held_out_arithmetic(p) and p.direction != "both"]
     assert len(questions) >= 30
