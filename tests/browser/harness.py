@@ -33,6 +33,7 @@ APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CHART_DRAWN = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
 DRAWN_CHARTS = '[data-testid="stPlotlyChart"]:has(.js-plotly-plot .main-svg)'   # one per drawn chart
 EXCEPTION = '[data-testid="stException"]'
+TABLES = '[data-testid="stDataFrame"], [data-testid="stTable"]'     # dataframes, data editors, tables
 SIDEBAR = '[data-testid="stSidebar"]'
 SENTENCE_INPUT = f'{SIDEBAR} .st-key-text input'          # keyed widgets carry the class st-key-<key>
 NAV_LINK = '[data-testid="stSidebarNav"] a[href$="/{url_path}"], [data-testid="stSidebarNav"] a[href*="/{url_path}?"]'

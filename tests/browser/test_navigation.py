@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import APP_PAGES, is_placeholder
-from tests.browser.harness import DRAWN_CHARTS
+from tests.browser.harness import DRAWN_CHARTS, TABLES
 from viz_model.i18n import t
 
 
@@ -90,9 +90,9 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("section,label_key,charts", [("similarity", "similarity.tab_course", 3),
-                                                      ("beam", "beam.tab_course", 1)])
-def test_course_tab_runs_when_opened(session, section, label_key, charts, screenshots):
+@pytest.mark.parametrize("section,label_key,charts,tables", [("similarity", "similarity.tab_course", 3, 3),
+                                                             ("beam", "beam.tab_course", 1, 1)])
+def test_course_tab_runs_when_opened(session, section, label_key, charts, tables, screenshots):
     """Only the open tab's content runs (pages.common.tabs): opening the course tab draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
     session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
@@ -105,4 +105,6 @@ def test_course_tab_runs_when_opened(session, section, label_key, charts, screen
     drawn = panel.locator(DRAWN_CHARTS).count()
     session.screenshot(f"{section}-course-tab", screenshots)
     assert drawn == charts, f"{drawn} charts drawn on the course tab"
+    shown = panel.locator(TABLES).count()
+    assert shown >= tables, f"{shown} tables on the course tab"
     assert session.problems() == [], "\n".join(session.problems())
