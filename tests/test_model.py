@@ -151,6 +151,49 @@ def test_beam_search_record_is_consistent(tiny):
                 pytest.approx(h.log_prob, abs=1e-4)
 
 
+def test_one_token_decoding_equals_the_full_decoder(tiny):
+    """decode_step (cached keys and values, what beam search runs) gives the full decoder's logits."""
+    model, tokenizer = tiny
+    torch.manual_seed(2)
+    source = torch.tensor([tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len).ids])
+    memory, source_allowed, _ = model.encode(source)
+    targets = torch.randint(len(SPECIAL_TOKENS), len(tokenizer), (3, model.config.max_len))   # 3 beams
+    targets[:, 0] = tokenizer.bos_id
+    memory_kv, past = model.memory_keys_values(memory), None
+    with torch.no_grad():
+        full, _ = model.decode(targets, memory.expand(3, -1, -1), source_allowed.expand(3, -1, -1, -1))
+        for t in range(model.config.max_len):
+            logits, past = model.decode_step(targets[:, t], memory_kv, source_allowed, past)
+            torch.testing.assert_close(logits, full[:, t], atol=1e-5, rtol=1e-5)
+        with pytest.raises(ValueError, match="max_len"):
+            model.decode_step(targets[:, 0], memory_kv, source_allowed, past)
+
+
+def test_every_candidate_the_search_scored_has_the_full_decoders_probability(tiny):
+    """Kept, pruned and finished alike: each candidate's ln p is the teacher-forced decoder's for its prefix."""
+    model, tokenizer = tiny
+    source = tokenizer.encode_source("an apple", "zh", model.config.max_len)
+    record = beam_search(model, tokenizer, source.ids, beam_width=3, max_len=6)
+    memory, source_allowed, _ = model.encode(torch.tensor([source.ids]))
+
+    def prefix(node):
+        tokens = []
+        while node is not None:
+            candidate = record.node(node)
+            tokens.insert(0, candidate.token)
+            node = candidate.parent
+        return tokens
+
+    with torch.no_grad():
+        for step in record.steps:
+            for c in step.candidates:
+                before = prefix(c.parent)
+                ids = torch.tensor([[tokenizer.bos_id] + tokenizer.ids(before)])
+                logits, _ = model.decode(ids, memory, source_allowed)
+                expected = logits[0, -1].log_softmax(-1)[tokenizer.ids([c.token])[0]].item()
+                assert c.log_prob == pytest.approx(expected, abs=1e-5)
+
+
 def test_forced_prefix_is_followed(tiny):
     model, tokenizer = tiny
     source = tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len)

@@ -43,6 +43,10 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
         raise ValueError("beam_width must be at least 1")
     max_len = min(max_len or model.config.max_len, model.config.max_len)
     memory, source_allowed, _ = model.encode(torch.tensor([source_ids]))
+    # The encoder output's keys and values are computed once and broadcast over the beams; each beam's
+    # self-attention keys and values grow by one position per step (rows of `past`, one per alive beam).
+    memory_kv = model.memory_keys_values(memory)
+    past = None
     alive = [_Beam([tokenizer.bos_id], 0.0, None)]
     finished: list[Hypothesis] = []
     steps: list[SearchStep] = []
@@ -57,10 +61,12 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
         slots = 1 if step < len(prefix) else beam_width - len(finished)
         if slots <= 0 or not alive:
             break
-        n = len(alive)
-        logits, _ = model.decode(torch.tensor([b.ids for b in alive]), memory.expand(n, -1, -1),
-                                 source_allowed.expand(n, -1, -1, -1))
-        log_probs = logits[:, -1].log_softmax(-1)                         # (n, V)
+        logits, past = model.decode_step(torch.tensor([b.ids[-1] for b in alive]), memory_kv, source_allowed,
+                                         past)
+        log_probs = logits.log_softmax(-1)                                # (n, V)
+        # <pad> is not a word: never proposed (the full decoder would also hide it from later positions,
+        # which the key/value cache does not, so allowing it would make the two disagree).
+        log_probs[:, tokenizer.pad_id] = float("-inf")
         if step + 1 < min_len:
             log_probs[:, tokenizer.eos_id] = float("-inf")
         top_lp, top_ids = log_probs.topk(min(max(slots, alternatives), log_probs.size(-1)), dim=-1)
@@ -77,7 +83,7 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
         else:
             scored.sort(key=lambda c: -c[0])
 
-        candidates, new_alive = [], []
+        candidates, new_alive, parents = [], [], []
         for rank, (cum, b, tok, lp) in enumerate(scored):
             length = step + 1
             ids = alive[b].ids + [tok]
@@ -94,9 +100,12 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
                 finished.append(hypothesis(ids, cum, next_node, True))
             elif status == "kept":
                 new_alive.append(_Beam(ids, cum, next_node))
+                parents.append(b)
             next_node += 1
         steps.append(SearchStep(step, candidates))
         alive = new_alive
+        rows = torch.tensor(parents, dtype=torch.long)
+        past = [(k[rows], v[rows]) for k, v in past]                     # each kept beam takes its parent's
 
     # Beams still open at max_len are returned too, marked unfinished, so a cut-off output is visible.
     hypotheses = finished + [hypothesis(b.ids, b.log_prob, b.node, False) for b in alive]

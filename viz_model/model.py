@@ -60,11 +60,17 @@ class MultiHeadAttention(nn.Module):
         B, T, _ = x.shape
         return x.view(B, T, self.n_heads, self.d_head).transpose(1, 2)
 
-    def forward(self, x_query, x_key_value, allowed=None, record=False):
-        """x_query (B, Tq, d), x_key_value (B, Tk, d), allowed broadcastable to (B, H, Tq, Tk)."""
+    def keys_values(self, x_key_value):
+        """x_key_value (B, Tk, d) -> K, V (B, H, Tk, d_k)."""
+        return self._split_heads(self.w_k(x_key_value)), self._split_heads(self.w_v(x_key_value))
+
+    def forward(self, x_query, x_key_value, allowed=None, record=False, key_values=None):
+        """x_query (B, Tq, d), x_key_value (B, Tk, d), allowed broadcastable to (B, H, Tq, Tk).
+
+        `key_values`: K, V already projected (see keys_values), used instead of projecting x_key_value
+        (decoding one token at a time reuses the keys and values of the earlier positions)."""
         q = self._split_heads(self.w_q(x_query))          # (B, H, Tq, d_k)
-        k = self._split_heads(self.w_k(x_key_value))      # (B, H, Tk, d_k)
-        v = self._split_heads(self.w_v(x_key_value))      # (B, H, Tk, d_k)
+        k, v = key_values if key_values is not None else self.keys_values(x_key_value)   # (B, H, Tk, d_k)
         heads, scores, scaled, weights = scaled_dot_product_attention(q, k, v, allowed)
         if self.training and self.dropout.p > 0:          # dropout on the weights only while training
             heads = self.dropout(weights) @ v
@@ -164,6 +170,26 @@ class DecoderLayer(nn.Module):
                    "sublayers": {"self_attention": self_sub, "cross_attention": cross_sub,
                                  "feed_forward": ffn_sub}}
 
+    def step(self, y, past, memory_keys_values, source_allowed):
+        """The layer for one new position only (inference): y (B, 1, d); `past` the self-attention's K, V of
+        the earlier positions (B, H, t, d_k each) or None at the first. The causal mask lets no earlier
+        position see this one, so their outputs are final and only their keys and values are needed.
+        Returns (y (B, 1, d), K, V now including this position)."""
+        present = []
+
+        def self_attend(h):
+            k, v = self.self_attention.keys_values(h)
+            if past is not None:
+                k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+            present.append((k, v))
+            return self.self_attention(h, None, key_values=(k, v))   # the newest position may see them all
+
+        y, _, _ = self.self_sublayer(y, self_attend)
+        y, _, _ = self.cross_sublayer(
+            y, lambda h: self.cross_attention(h, None, source_allowed, key_values=memory_keys_values))
+        y, _, _ = self.ffn_sublayer(y, self.feed_forward)
+        return y, present[0]
+
 
 class Transformer(nn.Module):
     """Encoder–decoder with one embedding table shared by source, target and the output projection.
@@ -235,6 +261,29 @@ class Transformer(nn.Module):
         if record:
             info = {"token_embeddings": token, "positional": positional, "layers": records, "output": y}
         return logits, info
+
+    # ---- one token at a time (beam search) ----------------------------------------------------------
+    def memory_keys_values(self, memory):
+        """Each decoder layer's cross-attention K, V of the encoder output, computed once per sentence."""
+        return [layer.cross_attention.keys_values(memory) for layer in self.decoder_layers]
+
+    def decode_step(self, last_ids, memory_keys_values, source_allowed, past):
+        """Next-token logits from the newest token only, reusing the earlier positions' keys and values
+        (inference; equals decode(...)[0][:, -1] to float precision, which a test checks).
+
+        last_ids (B,) the token at position t = number of positions in `past` (0 for <bos>); `past` a list
+        with each decoder layer's self-attention (K, V), or None at the first step. Returns (logits (B, V),
+        the new `past`). Nothing is stored on the modules: the caller owns the cache."""
+        t = 0 if past is None else past[0][0].size(2)
+        if t >= self.config.max_len:
+            raise ValueError(f"position {t} is beyond max_len={self.config.max_len}")
+        y = self.embedding(last_ids[:, None]) * math.sqrt(self.config.d_model) + self.positional[t]  # (B, 1, d)
+        present = []
+        for i, layer in enumerate(self.decoder_layers):
+            y, kv = layer.step(y, None if past is None else past[i], memory_keys_values[i], source_allowed)
+            present.append(kv)
+        y = self.decoder_norm(y)
+        return y[:, -1] @ self.embedding.weight.T, present
 
     def forward(self, source_ids, target_ids):
         """Teacher-forced logits (B, T, V) for training."""
