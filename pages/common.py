@@ -276,7 +276,15 @@ def explanation(section: str) -> None:
 def tabs(key: str, parts: dict[str, Callable[[], None]]) -> None:
     """Tabs (catalogue key of the label -> function drawing its content) of which only the open one runs:
     a closed tab's charts would cost a rerun's time and payload for nothing on screen. Switching tabs reruns."""
-    containers = st.tabs([tr(label) for label in parts], key=key, on_change="rerun")
+    labels = [tr(label) for label in parts]
+    # The widget's state is the open tab's label, so after a language switch it names no tab and Streamlit
+    # would fall back to the first: carry the open tab over to its label in the new language.
+    open_label = st.session_state.get(key)
+    if open_label is not None and open_label not in labels:
+        for label_key, label in zip(parts, labels):
+            if open_label in (t(label_key, lang) for lang in LANGUAGES):
+                st.session_state[key] = label
+    containers = st.tabs(labels, key=key, on_change="rerun")
     for container, draw in zip(containers, parts.values()):
         if container.open:
             with container:

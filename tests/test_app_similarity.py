@@ -36,6 +36,16 @@ def test_renders(name, lang):
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
+def test_open_tab_survives_a_language_switch():
+    at = open_tab(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "similarity.tab",
+                  "similarity.tab_course", "en")
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert errors(at) == []
+    assert at.session_state["similarity.tab"] == t("similarity.tab_course", "zh")
+    assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
+
+
 @pytest.fixture(scope="module")
 def at():
     return open_app(PAGE, text=TEXT, direction=DIRECTION)
