@@ -74,3 +74,26 @@ def test_measuring_the_model_leaves_its_mode_alone(tiny_run):
             measure(model, examples, tokenizer)
             assert model.training is mode, f"{measure.__name__} left the model in the other mode"
     model.eval()
+
+
+def test_a_share_of_training_sources_lose_their_final_mark():
+    import random
+    from viz_model import corpus
+    from viz_model.tokenizer import Tokenizer
+    from viz_model.train import make_examples
+    pairs = [p for p in corpus.COURSE_SENTENCES if p.en.endswith(".")]
+    tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
+    kept = make_examples(pairs, tokenizer, 40)
+    stripped = make_examples(pairs, tokenizer, 40, unpunctuated_share=1.0, rng=random.Random(0))
+    marks = set(tokenizer.ids([".", "。"]))
+    assert len(kept) == len(stripped) == 2 * len(pairs)
+    for a, b in zip(kept, stripped):
+        # Source: <2xx> words mark <eos> becomes <2xx> words <eos>; the target keeps its punctuation.
+        assert a.source_ids[-2] in marks and b.source_ids == a.source_ids[:-2] + a.source_ids[-1:]
+        assert b.target_ids == a.target_ids and b.target_ids[-1] in marks
+    # A share in between strips some and not others, drawn from the generator (so training stays seeded).
+    many = make_examples(pairs * 40, tokenizer, 40, unpunctuated_share=0.25, rng=random.Random(0))
+    share = sum(len(e.source_ids) < len(k.source_ids) for e, k in zip(many, kept * 40)) / len(many)
+    assert 0.15 < share < 0.35
+    assert [e.source_ids for e in many] == \
+        [e.source_ids for e in make_examples(pairs * 40, tokenizer, 40, 0.25, random.Random(0))]

@@ -48,6 +48,11 @@ class TrainConfig:
     # (26% right on unseen operand pairs after 6,000 steps); on its own it "groks" (~90% after 1,500 steps),
     # and the circuit it finds survives the mixed phase because arithmetic stays in the mix.
     arithmetic_first_steps: int = 1500
+    # People type "I saw a saw" without the full stop far more often than the corpus writes it so. Without
+    # this, the model reads the missing stop as "the sentence goes on" and repeats itself, or takes a
+    # question for a statement (78% right on test sentences with the final mark removed, against 97% with
+    # it). This share of training sources loses its final mark; the target keeps its punctuation.
+    unpunctuated_share: float = 0.25
 
 
 @dataclass
@@ -57,14 +62,21 @@ class Example:
     direction: str
 
 
-def make_examples(pairs, tokenizer: Tokenizer, max_len: int) -> list[Example]:
-    """Each pair gives one example per direction it allows; the source carries the target-language tag."""
+SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
+
+
+def make_examples(pairs, tokenizer: Tokenizer, max_len: int, unpunctuated_share: float = 0.0,
+                  rng: random.Random | None = None) -> list[Example]:
+    """Each pair gives one example per direction it allows; the source carries the target-language tag.
+    A share of the sources (drawn from `rng`) lose their final punctuation mark (see TrainConfig)."""
     examples = []
     for pair in pairs:
         for direction, src_text, tgt_tokens, tgt_lang in (("en2zh", pair.en, pair.zh_tokens, "zh"),
                                                           ("zh2en", pair.zh, pair.en_tokens, "en")):
             if pair.direction not in ("both", direction):
                 continue
+            if unpunctuated_share and src_text.endswith(SENTENCE_ENDS) and rng.random() < unpunctuated_share:
+                src_text = src_text[:-1].rstrip()
             source = tokenizer.encode_source(src_text, tgt_lang, max_len)
             target = tokenizer.ids(list(tgt_tokens))
             if source.truncated or len(target) + 1 > max_len or source.unknown_words:
@@ -187,8 +199,9 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
     if model_config.vocab_size != len(tokenizer):
         model_config = ModelConfig(**{**model_config.to_dict(), "vocab_size": len(tokenizer)})
     model = Transformer(model_config)
-    examples = {name: make_examples(oversample(split, cfg) if name == "train" else split, tokenizer,
-                                    model_config.max_len) for name, split in splits.items()}
+    examples = {name: make_examples(split, tokenizer, model_config.max_len) for name, split in splits.items()}
+    examples["train"] = make_examples(oversample(splits["train"], cfg), tokenizer, model_config.max_len,
+                                      cfg.unpunctuated_share, random.Random(cfg.seed + 2))
     quick_eval = {d: [e for e in examples["validation"] if e.direction == d][:cfg.eval_sentences]
                   for d in ("en2zh", "zh2en")}
     # Held-out arithmetic questions: their operand pairs never appear in training.
