@@ -16,7 +16,7 @@ from viz_model.similarity import (COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WOR
 
 HAND_WORDS = ("apple", "orange", "phone", "and", "an")      # the table's rows, in the brief's order
 TABLE_VERSION = "similarity.hand_version"                    # bumped by "reset" to get a fresh editor
-MAX_TOKENS_WITH_VALUES = 9                                   # numbers in the cells of half-width heatmaps
+MAX_TOKENS_WITH_VALUES = 8                                   # numbers in the cells of three panels across
 
 
 def weights_text(weights, words) -> str:
@@ -50,27 +50,29 @@ def sentence_part() -> None:
     labels = figures.token_labels(trace.source_tokens)
     y_title, x_title = axis_titles("encoder_self")
     st.caption(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
-    readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # half-width heatmaps: numbers only if they fit
+    readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # three panels across: numbers only if they fit
     if not readable:
         st.caption(tr("similarity.hover_for_values"))
+    # The three matrices side by side, each on its own scale (their ranges differ by orders of magnitude);
+    # then their row softmaxes on one scale, where it shows that ÷√d flattens the rows. Two figures rather
+    # than six also cut what the browser draws for each new sentence.
+    st.subheader(tr("similarity.matrices"))
     for measure in SimilarityMatrices.MEASURES:
-        st.markdown(f"**{tr(f'similarity.measure_{measure}')}**")
-        st.caption(tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}",
-                      d=queries.shape[1]))
-        left, right = st.columns(2)
-        with left:
-            chart(figures.heatmaps(
-                matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
-                value_name=tr(f"similarity.value_{measure}"), signed=True, show_values=readable,
-                panel_titles=[tr(f"similarity.measure_{measure}")], compact=True),
-                key=f"similarity.{measure}")
-        with right:
-            chart(figures.heatmaps(
-                matrices.softmax[measure], labels, labels, y_title=y_title, x_title=x_title,
-                value_name=tr("similarity.value_softmax"), show_values=readable,
-                panel_titles=[tr("similarity.softmax_of", measure=tr(f"similarity.measure_{measure}"))],
-                compact=True),
-                  key=f"similarity.{measure}_softmax")
+        st.caption(f"**{tr(f'similarity.measure_{measure}')}**: " +
+                   tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
+    chart(figures.heatmaps(
+        np.stack([matrices.matrix(m) for m in SimilarityMatrices.MEASURES]), labels, labels,
+        y_title=y_title, x_title=x_title, signed=True, show_values=readable, separate_scales=True,
+        value_name=[tr(f"similarity.value_{m}") for m in SimilarityMatrices.MEASURES],
+        panel_titles=[tr(f"similarity.measure_{m}") for m in SimilarityMatrices.MEASURES]),
+        key="similarity.matrices")
+    st.subheader(tr("similarity.softmax_rows"))
+    st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
+    chart(figures.heatmaps(
+        np.stack([matrices.softmax[m] for m in SimilarityMatrices.MEASURES]), labels, labels,
+        y_title=y_title, x_title=x_title, value_name=tr("similarity.value_softmax"), show_values=readable,
+        panel_titles=[tr(f"similarity.measure_{m}") for m in SimilarityMatrices.MEASURES]),
+        key="similarity.softmax")
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
 

@@ -23,13 +23,13 @@ def test_renders(name, lang):
     text, direction = SENTENCES[name]
     at = open_app(PAGE, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    sentence = [f"similarity.{m}{s}" for m in MEASURES for s in ("", "_softmax")]
+    sentence = ["similarity.matrices", "similarity.softmax"]
     assert chart_keys(at) == ([] if name == "empty" else sorted(sentence))
     if name == "empty":
         assert at.info                                     # the friendly prompt, no empty charts
     assert_user_text_escaped(at)
     if name == "html":
-        labels = figure(at, "similarity.dot")["data"][0]["y"]
+        labels = figure(at, "similarity.matrices")["data"][0]["y"]
         assert all("<" not in label for label in labels) and "&lt;" in "".join(labels)
     # The course example is on its own tab, which runs only when opened (and needs no sentence).
     open_tab(at, "similarity.tab", "similarity.tab_course", lang)
@@ -61,8 +61,10 @@ def choose(at, **state):
 
 
 def shown(at):
-    return {m: heatmap_panels(figure(at, f"similarity.{m}"))[0] for m in MEASURES} | \
-           {f"{m}_softmax": heatmap_panels(figure(at, f"similarity.{m}_softmax"))[0] for m in MEASURES}
+    """The matrices shown: two figures of three panels each (the measures, their softmaxes), MEASURES order."""
+    matrices, softmax = (heatmap_panels(figure(at, f"similarity.{key}")) for key in ("matrices", "softmax"))
+    assert len(matrices) == len(softmax) == len(MEASURES)
+    return dict(zip(MEASURES, matrices)) | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax)}
 
 
 def check(panels, expected):
@@ -75,10 +77,39 @@ def test_embeddings(at, trace):
     choose(at, source="embedding")
     E = trace.source_embeddings
     check(shown(at), similarity_matrices(E, E))
-    fig = figure(at, "similarity.dot")
+    fig = figure(at, "similarity.matrices")
     assert fig["data"][0]["y"] == token_labels(trace.source_tokens)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
-    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
+    # Three panels across share one x title, written under the row.
+    assert any("Key (columns)" in a["text"] for a in fig["layout"]["annotations"])
+
+
+def test_each_measure_has_its_own_colour_scale(at, trace):
+    """Dot products grow with the vectors' lengths where cosines stay within ±1: one scale would wash one out."""
+    choose(at, source="embedding")
+    fig = figure(at, "similarity.matrices")
+    panels = shown(at)
+    axes = [d["coloraxis"] for d in fig["data"]]
+    assert axes == ["coloraxis", "coloraxis2", "coloraxis3"]
+    for measure, axis in zip(MEASURES, axes):
+        top = np.abs(panels[measure]).max()
+        assert fig["layout"][axis]["cmin"] == pytest.approx(-top, rel=1e-6)
+        assert fig["layout"][axis]["cmax"] == pytest.approx(top, rel=1e-6)
+    for measure, trace_ in zip(MEASURES, fig["data"]):
+        assert t(f"similarity.value_{measure}", "en") in trace_["hovertemplate"]
+
+
+def test_the_three_softmaxes_share_one_colour_scale(at, trace):
+    """So their sharpness can be compared: 0 (white) to the largest weight of the three, and ÷√d flattens
+    the rows (each row's largest weight is smaller for the scaled dot product than for the plain one)."""
+    choose(at, source="embedding")
+    fig = figure(at, "similarity.softmax")
+    panels = shown(at)
+    colour_axis = fig["layout"]["coloraxis"]
+    assert {d["coloraxis"] for d in fig["data"]} == {"coloraxis"}
+    assert colour_axis["cmin"] == 0
+    assert colour_axis["cmax"] == pytest.approx(max(panels[f"{m}_softmax"].max() for m in MEASURES), rel=1e-6)
+    assert (panels["scaled_dot_softmax"].max(axis=1) < panels["dot_softmax"].max(axis=1)).all()
 
 
 def test_hidden_states_of_a_layer(at, trace):
