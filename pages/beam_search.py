@@ -72,7 +72,12 @@ def hypotheses_table(record, language: str) -> None:
                   tr("beam.col_length"): [h.length for h in hyps],
                   tr("beam.col_score"): [round(h.score, 4) for h in hyps],
                   tr("beam.col_finished"): [tr("beam.yes") if h.finished else tr("beam.no") for h in hyps]},
-                 hide_index=True, key="beam.hypotheses")
+                 hide_index=True, key="beam.hypotheses",
+                 # Sized to their content, the two text columns pushed the scores out of view in the Chinese
+                 # interface; at "medium" a long output is cut with an ellipsis and shown whole on hover.
+                 column_config={tr("beam.col_rank"): st.column_config.NumberColumn(width="small"),
+                                tr("beam.col_output"): st.column_config.TextColumn(width="medium"),
+                                tr("beam.col_tokens"): st.column_config.TextColumn(width="medium")})
     st.caption(tr("beam.hypotheses_caption", alpha=record.length_penalty_alpha))
 
 
