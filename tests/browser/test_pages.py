@@ -18,7 +18,7 @@ TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en
 EXPECTED = {
     "home": {"charts": 1, "tables": 1},          # architecture figure, model card
     "tokens": {"charts": 3, "tables": 1},        # embeddings heatmap, PCA map, PE + embedding; tokenization
-    "similarity": {"charts": 4},                 # dot, cosine, scaled dot; their softmaxes as one figure
+    "similarity": {"charts": 2},                 # the three measures; their row softmaxes (one figure each)
     "attention": {"charts": 1},                  # one head beside the mean of the heads
     "step": {"charts": 3, "tables": 1},
     "positional": {"charts": 3, "tables": 1},
