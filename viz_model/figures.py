@@ -136,12 +136,12 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             if separate_scales or k == 1:
                 cmin, cmax = zrange if zrange is not None else colour_range(grid[r, c] if separate_scales
                                                                             else grid, signed)
-                bar = dict(title=dict(text=escape_label(value_names[k - 1]), **(dict(side="right") if compact else {})),
+                # A separate scale's bar stands beside its own panel, as tall as it, untitled (the panel title
+                # above names the quantity, the hover box too): a title there would run into the next panel.
+                bar = dict(title=dict(text="" if separate_scales else escape_label(value_names[k - 1]),
+                                      **(dict(side="right") if compact else {})),
                            thickness=12 if compact or separate_scales else 14)
                 if separate_scales:
-                    # Beside its own panel, as tall as it; untitled (the panel title above names the quantity,
-                    # the hover box too): a title there would run into the next panel's row labels.
-                    bar["title"] = dict(text="")
                     bar.update(x=min(1.0, x0 + width) + 0.005, xanchor="left", y=y1 - tall / 2, len=tall,
                                yanchor="middle")
                 layout[axis] = dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,

@@ -203,9 +203,10 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
     if model_config.vocab_size != len(tokenizer):
         model_config = ModelConfig(**{**model_config.to_dict(), "vocab_size": len(tokenizer)})
     model = Transformer(model_config)
-    examples = {name: make_examples(split, tokenizer, model_config.max_len) for name, split in splits.items()}
-    examples["train"] = make_examples(oversample(splits["train"], cfg), tokenizer, model_config.max_len,
-                                      cfg.unpunctuated_share, random.Random(cfg.seed + 2))
+    examples = {"train": make_examples(oversample(splits["train"], cfg), tokenizer, model_config.max_len,
+                                       cfg.unpunctuated_share, random.Random(cfg.seed + 2))}
+    examples |= {name: make_examples(splits[name], tokenizer, model_config.max_len)
+                 for name in ("validation", "test")}
     quick_eval = {d: [e for e in examples["validation"] if e.direction == d][:cfg.eval_sentences]
                   for d in ("en2zh", "zh2en")}
     # Held-out arithmetic questions: their operand pairs never appear in training.
