@@ -7,6 +7,7 @@ Pages stay thin: `lang()`/`tr()` for words, `require_translation()` for the curr
 """
 from __future__ import annotations
 
+import gc
 import os
 import runpy
 import string
@@ -124,7 +125,13 @@ def _load_translator(directory: str) -> Translator:
 
     # Many browser sessions share 2 cores: one thread per forward pass avoids oversubscription.
     torch.set_num_threads(1)
-    return Translator.load(Path(directory))
+    loaded = Translator.load(Path(directory))
+    # Streamlit collects garbage after every script run (runner.postScriptGC). With torch, plotly and pandas
+    # loaded that walks ~250k long-lived objects: 0.13 s per rerun on this machine, holding the GIL, so the
+    # server sends nothing meanwhile. Freezing what exists now (modules, the model) keeps those objects out
+    # of every later collection (0.13 s → 1 ms); objects made by the reruns are still collected.
+    gc.freeze()
+    return loaded
 
 
 def translator() -> Translator:

@@ -163,6 +163,8 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="warm runs per page (median)")
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--model-dir", default=os.environ.get(MODEL_DIR_ENV))
+    parser.add_argument("--pages", nargs="*", metavar="SECTION",
+                        help="only these pages (sections, e.g. home tokens); skips the grid measurements")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -202,7 +204,8 @@ def main(argv=None) -> int:
                     frames = FrameBytes(session)
                     session.open("")
                     pages = [("", "home")] if name == "minimal" else \
-                        [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)]
+                        [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
+                         if not args.pages or p.section in args.pages]
                     for url_path, section in pages:
                         if name == "app":
                             session.navigate(url_path)
@@ -217,7 +220,7 @@ def main(argv=None) -> int:
                             rows[label].append(type_and_time(session, next(sentences)))
                             PAYLOADS[label].append(frames.total - before_bytes)
                             SCRIPT[label] += LAST_SCRIPT
-                    if name == "app":
+                    if name == "app" and not args.pages:
                         session.navigate("attention")
                         grid = session.page.locator('[data-testid="stMain"] button').filter(
                             has_text=t("attention.view_grid", "en"))
@@ -255,6 +258,8 @@ def main(argv=None) -> int:
     print(f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} "
           f"{'script':>7}  target")
     for label, values in rows.items():
+        if not values:                      # --cold-runs 0
+            continue
         med = median(values)
         if "cold start" in label:
             floor, target = floor_cold, "< 10 s"
