@@ -4,7 +4,7 @@ of the current sentence marked on all of them."""
 import numpy as np
 import streamlit as st
 
-from pages.common import chart, explanation, frame, page_title, sentence, tr, translate, translator
+from pages.common import chart, explanation, frame, page_title, sentence, tabs, tr, translate, translator
 from viz_model import figures
 from viz_model.analysis import distance_profiles
 from viz_model.positional import position_similarity, sinusoidal_encoding
@@ -54,8 +54,6 @@ with right:
 # Dimensions chosen for a larger d_model no longer exist; a stale or foreign value resets the choice.
 if any(not isinstance(j, int) or j >= d_model for j in st.session_state.get("positional.dims") or []):
     st.session_state["positional.dims"] = default_dims(d_model)
-dims = st.multiselect(tr("positional.dims"), range(d_model), default=default_dims(d_model), key="positional.dims",
-                      format_func=lambda j: dimension_name(j, d_model), max_selections=8)
 
 # The model's encoding of this sentence can be marked when the page shows the model's d_model.
 marked = result is not None and d_model == config.d_model
@@ -67,61 +65,72 @@ S = len(result.trace.source_tokens) if result is not None else 0
 L = max(length, S) if marked else length
 pe = sinusoidal_encoding(L, d_model)                         # (L, d_model)
 positions = np.arange(L)
-
-# 1 · curves -------------------------------------------------------------------------------------------
-st.subheader(tr("positional.curves"))
 token_labels = figures.token_labels(result.trace.source_tokens) if result is not None else []
-series = {dimension_name(j, d_model): pe[:, j] for j in dims}
-marks = ({dimension_name(j, d_model): (np.arange(S), result.trace.source_positional[:, j], token_labels)
-          for j in dims} if marked else None)
-if dims:
+position_labels = [str(p) for p in positions]
+
+
+def curves_part() -> None:
+    st.subheader(tr("positional.curves"))
+    dims = st.multiselect(tr("positional.dims"), range(d_model), default=default_dims(d_model),
+                          key="positional.dims", format_func=lambda j: dimension_name(j, d_model), max_selections=8)
+    if not dims:
+        st.info(tr("positional.pick_dims"))
+        return
+    series = {dimension_name(j, d_model): pe[:, j] for j in dims}
+    marks = ({dimension_name(j, d_model): (np.arange(S), result.trace.source_positional[:, j], token_labels)
+              for j in dims} if marked else None)
     chart(figures.line_chart(positions, series, x_title=tr("positional.axis_position"),
                              y_title=tr("positional.axis_pe"), marks=marks,
                              marks_name=tr("positional.marks_name")), key="positional.curves")
     st.caption(tr("positional.curves_caption"))
-else:
-    st.info(tr("positional.pick_dims"))
 
-# 2 · the table of all positions ------------------------------------------------------------------------
-st.subheader(tr("positional.table"))
-fig = figures.heatmaps(pe, [str(p) for p in positions], [str(j) for j in range(d_model)],
-                       y_title=tr("positional.axis_position_rows"), x_title=tr("axis.dimension"),
-                       value_name=tr("positional.value_pe"), signed=True, show_values=L * d_model <= 60,
-                       decimals=3, tick_labels=True)
-if marked:
-    figures.mark_rows(fig, 0, S - 1, tr("positional.sentence_rows", n=S), d_model)
-chart(fig, key="positional.heatmap")
-st.caption(tr("positional.table_caption"))
 
-if marked:
-    st.markdown(f"**{tr('positional.sentence_pe')}**")
-    chart(figures.heatmaps(result.trace.source_positional, token_labels, [str(j) for j in range(d_model)],
-                           y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
-                           value_name=tr("positional.value_pe"), signed=True, show_values=False),
-          key="positional.sentence")
-    st.caption(tr("positional.sentence_pe_caption"))
+def table_part() -> None:
+    st.subheader(tr("positional.table"))
+    fig = figures.heatmaps(pe, position_labels, [str(j) for j in range(d_model)],
+                           y_title=tr("positional.axis_position_rows"), x_title=tr("axis.dimension"),
+                           value_name=tr("positional.value_pe"), signed=True, show_values=L * d_model <= 60,
+                           decimals=3, tick_labels=True)
+    if marked:
+        figures.mark_rows(fig, 0, S - 1, tr("positional.sentence_rows", n=S), d_model)
+    chart(fig, key="positional.heatmap")
+    st.caption(tr("positional.table_caption"))
+    if marked:
+        st.markdown(f"**{tr('positional.sentence_pe')}**")
+        chart(figures.heatmaps(result.trace.source_positional, token_labels, [str(j) for j in range(d_model)],
+                               y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
+                               value_name=tr("positional.value_pe"), signed=True, show_values=False),
+              key="positional.sentence")
+        st.caption(tr("positional.sentence_pe_caption"))
 
-# 3 · dot products between positions --------------------------------------------------------------------
-st.subheader(tr("positional.similarity"))
-similarity = position_similarity(pe)
-position_labels = [str(p) for p in positions]
-chart(figures.heatmaps(similarity, position_labels, position_labels, y_title=tr("positional.axis_query_position"),
-                       x_title=tr("positional.axis_key_position"), value_name=tr("positional.value_dot"),
-                       signed=True, show_values=L <= 12, decimals=1), key="positional.similarity")
-starts = sorted({0, L // 4, L // 2})
-profiles = distance_profiles(similarity, starts)
-width = min(len(p) for p in profiles.values())
-chart(figures.line_chart(np.arange(width), {tr("positional.from_position", p=p): v[:width]
-                                            for p, v in profiles.items()},
-                         x_title=tr("positional.axis_distance"), y_title=tr("positional.value_dot"), height=340,
-                         dashed=True),
-      key="positional.distance")
-st.caption(tr("positional.similarity_caption", half=d_model / 2))
 
-# 4 · the course's example ------------------------------------------------------------------------------
-st.subheader(tr("positional.course"))
-course = sinusoidal_encoding(len(COURSE_WORDS), COURSE_D_MODEL)
-st.dataframe(figures.matrix_frame(np.round(course, 4), [f"{i}: {w}" for i, w in enumerate(COURSE_WORDS)],
-                                  [f"{j} ({'sin' if j % 2 == 0 else 'cos'})" for j in range(COURSE_D_MODEL)]),
-             key="positional.course_table")
-st.caption(tr("positional.course_caption"))
+def similarity_part() -> None:
+    st.subheader(tr("positional.similarity"))
+    similarity = position_similarity(pe)
+    chart(figures.heatmaps(similarity, position_labels, position_labels,
+                           y_title=tr("positional.axis_query_position"), x_title=tr("positional.axis_key_position"),
+                           value_name=tr("positional.value_dot"), signed=True, show_values=L <= 12, decimals=1),
+          key="positional.similarity")
+    starts = sorted({0, L // 4, L // 2})
+    profiles = distance_profiles(similarity, starts)
+    width = min(len(p) for p in profiles.values())
+    chart(figures.line_chart(np.arange(width), {tr("positional.from_position", p=p): v[:width]
+                                                for p, v in profiles.items()},
+                             x_title=tr("positional.axis_distance"), y_title=tr("positional.value_dot"), height=340,
+                             dashed=True),
+          key="positional.distance")
+    st.caption(tr("positional.similarity_caption", half=d_model / 2))
+
+
+def course_part() -> None:
+    st.subheader(tr("positional.course"))
+    course = sinusoidal_encoding(len(COURSE_WORDS), COURSE_D_MODEL)
+    st.dataframe(figures.matrix_frame(np.round(course, 4), [f"{i}: {w}" for i, w in enumerate(COURSE_WORDS)],
+                                      [f"{j} ({'sin' if j % 2 == 0 else 'cos'})" for j in range(COURSE_D_MODEL)]),
+                 key="positional.course_table")
+    st.caption(tr("positional.course_caption"))
+
+
+# One view at a time: only the open tab is drawn (a new sentence redraws one or two charts, not five).
+tabs("positional.tab", {"positional.tab_curves": curves_part, "positional.tab_table": table_part,
+                        "positional.tab_similarity": similarity_part, "positional.tab_course": course_part})

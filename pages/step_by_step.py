@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import (attention_controls, axis_titles, chart, explanation, frame, labeller,
-                          page_title, require_translation, sentence, tr, translator)
+                          page_title, require_translation, sentence, tabs, tr, translator)
 from viz_model import figures
 from viz_model.analysis import attention_step, toy_attention, toy_inputs
 from viz_model.similarity import attention_arithmetic
@@ -56,50 +56,62 @@ def model_mode() -> None:
     dims = [str(j) for j in range(d_model)]
     head_dims = [str(j) for j in range(d_k)]
 
-    st.subheader(tr("step.s1"))
-    matrix_chart(np.vstack([step.x_query, step.x_keys]),
-                 [tr("step.x_query", token=query_label)] + keys, dims, "step.x", tr("axis.token_rows"),
-                 tr("axis.dimension"))
-    note = tr("step.s1_note_cross") if kind == "cross" else tr("step.s1_note_ln")
-    st.caption(tr("step.s1_caption", note=note))
+    def inputs_part() -> None:
+        st.subheader(tr("step.s1"))
+        matrix_chart(np.vstack([step.x_query, step.x_keys]),
+                     [tr("step.x_query", token=query_label)] + keys, dims, "step.x", tr("axis.token_rows"),
+                     tr("axis.dimension"))
+        note = tr("step.s1_note_cross") if kind == "cross" else tr("step.s1_note_ln")
+        st.caption(tr("step.s1_caption", note=note))
 
-    st.subheader(tr("step.s2", h=head + 1, d_k=d_k))
-    matrix_chart(step.q[None], [f"q ({query_label})"], head_dims, "step.q", y_title, tr("axis.dimension"))
-    matrix_chart(np.stack([step.k, step.v]), keys, head_dims, "step.kv", x_title, tr("axis.dimension"),
-                 titles=["k = x·W_K + b", "v = x·W_V + b"])
-    st.caption(tr("step.s2_caption", d_k=d_k, h=head + 1, c0=head * d_k, c1=(head + 1) * d_k - 1))
-    with st.expander("q, k, v"):
-        st.dataframe(figures.matrix_frame(np.vstack([step.q, step.k, step.v]),
-                                          [f"q {query_label}"] + [f"k {k}" for k in keys]
-                                          + [f"v {k}" for k in keys],
-                                          head_dims), key="step.qkv_table")
+    def projections_part() -> None:
+        st.subheader(tr("step.s2", h=head + 1, d_k=d_k))
+        matrix_chart(step.q[None], [f"q ({query_label})"], head_dims, "step.q", y_title, tr("axis.dimension"))
+        matrix_chart(np.stack([step.k, step.v]), keys, head_dims, "step.kv", x_title, tr("axis.dimension"),
+                     titles=["k = x·W_K + b", "v = x·W_V + b"])
+        st.caption(tr("step.s2_caption", d_k=d_k, h=head + 1, c0=head * d_k, c1=(head + 1) * d_k - 1))
+        with st.expander("q, k, v"):
+            st.dataframe(figures.matrix_frame(np.vstack([step.q, step.k, step.v]),
+                                              [f"q {query_label}"] + [f"k {k}" for k in keys]
+                                              + [f"v {k}" for k in keys],
+                                              head_dims), key="step.qkv_table")
 
-    st.subheader(tr("step.s3"))
-    masked = tr("step.masked")
-    st.dataframe({tr("step.col_key"): [f"{j}:{tok}" for j, tok in enumerate(key_tokens)],
-                  tr("step.col_score"): [f"{s:.4f}" if a else masked for s, a in zip(step.scores, step.allowed)],
-                  tr("step.col_scaled", scale=step.scale): [f"{s:.4f}" if a else masked
-                                                            for s, a in zip(step.scaled, step.allowed)],
-                  tr("step.col_weight"): [f"{w:.4f}" if a else masked
-                                          for w, a in zip(step.weights, step.allowed)]},
-                 hide_index=True, key="step.scores_table")
-    chart(figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=x_title,
-                            value_format=".3f", highlight=~step.allowed), key="step.weights")
-    st.caption(tr("step.s3_caption", query=query, layer=layer + 1, h=head + 1))
+    def scores_part() -> None:
+        st.subheader(tr("step.s3"))
+        masked = tr("step.masked")
+        st.dataframe({tr("step.col_key"): [f"{j}:{tok}" for j, tok in enumerate(key_tokens)],
+                      tr("step.col_score"): [f"{s:.4f}" if a else masked for s, a in zip(step.scores, step.allowed)],
+                      tr("step.col_scaled", scale=step.scale): [f"{s:.4f}" if a else masked
+                                                                for s, a in zip(step.scaled, step.allowed)],
+                      tr("step.col_weight"): [f"{w:.4f}" if a else masked
+                                              for w, a in zip(step.weights, step.allowed)]},
+                     hide_index=True, key="step.scores_table")
+        chart(figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=x_title,
+                                value_format=".3f", highlight=~step.allowed), key="step.weights")
+        st.caption(tr("step.s3_caption", query=query, layer=layer + 1, h=head + 1))
 
-    st.subheader(tr("step.s4"))
-    matrix_chart(np.vstack([step.weighted_values, step.z]), [f"α·v {k}" for k in keys] + [tr("step.z")],
-                 head_dims, "step.weighted", x_title, tr("axis.dimension"))
-    st.caption(tr("step.s4_caption"))
-    # The sum with the real weights, largest first (positions only: no user text goes into LaTeX).
-    order = [j for j in np.argsort(-step.weights, kind="stable") if step.allowed[j]]
-    terms = " + ".join(f"{step.weights[j]:.2f}\\,v_{{{j}}}" for j in order[:5])
-    st.latex(f"z_{{{query}}} = {terms}" + (" + \\dots" if len(order) > 5 else ""))
+    def weighted_sum_part() -> None:
+        st.subheader(tr("step.s4"))
+        matrix_chart(np.vstack([step.weighted_values, step.z]), [f"α·v {k}" for k in keys] + [tr("step.z")],
+                     head_dims, "step.weighted", x_title, tr("axis.dimension"))
+        st.caption(tr("step.s4_caption"))
+        # The sum with the real weights, largest first (positions only: no user text goes into LaTeX).
+        order = [j for j in np.argsort(-step.weights, kind="stable") if step.allowed[j]]
+        terms = " + ".join(f"{step.weights[j]:.2f}\\,v_{{{j}}}" for j in order[:5])
+        st.latex(f"z_{{{query}}} = {terms}" + (" + \\dots" if len(order) > 5 else ""))
 
-    st.subheader(tr("step.s5"))
-    matrix_chart(np.vstack([step.concat, step.output]), [tr("step.concat"), tr("step.output")], dims,
-                 "step.output", tr("step.value"), tr("axis.dimension"))
-    st.caption(tr("step.s5_caption", n=H, d=d_model))
+    def output_part() -> None:
+        st.subheader(tr("step.s5"))
+        matrix_chart(np.vstack([step.concat, step.output]), [tr("step.concat"), tr("step.output")], dims,
+                     "step.output", tr("step.value"), tr("axis.dimension"))
+        st.caption(tr("step.s5_caption", n=H, d=d_model))
+
+    # One step per tab, like a slide a teacher clicks through; only the open step is drawn (a new sentence
+    # redraws one or two charts instead of six).
+    tabs("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
+                      "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
+                      "step.tab_output": output_part})
+    # Every step recomputed by hand (viz_model.analysis.attention_step) against the model's own tensors.
     diff = max(float(np.max(np.abs(a - b))) for a, b in (
         (step.q, attention.q[head, query]), (step.k, attention.k[head]), (step.v, attention.v[head]),
         (step.weights, attention.weights[head, query]), (step.z, attention.head_outputs[head, query]),

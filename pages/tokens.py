@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from pages.common import (chart, explanation, frame, labeller, md, model_dir, page_title,
-                          require_translation, tr, translator)
+                          require_translation, tabs, tr, translator)
 from viz_model import figures
 from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, UNK
@@ -27,69 +27,79 @@ if result is None:
 model = translator()
 source = result.source
 labels = figures.token_labels(source.tokens)
-
-# 1 · the tokenization table ------------------------------------------------------------------------
-st.subheader(tr("tokens.tokenization"))
-unknown = iter(source.unknown_words)
+dims = [str(j) for j in range(model.config.d_model)]
 
 
-def status(token: str) -> str:
-    if token == UNK:
-        return tr("tokens.unknown", word=next(unknown, "?"))
-    return tr("tokens.special") if token in SPECIAL_TOKENS else tr("tokens.known")
+def tokenization_part() -> None:
+    st.subheader(tr("tokens.tokenization"))
+    unknown = iter(source.unknown_words)
+
+    def status(token: str) -> str:
+        if token == UNK:
+            return tr("tokens.unknown", word=next(unknown, "?"))
+        return tr("tokens.special") if token in SPECIAL_TOKENS else tr("tokens.known")
+
+    st.dataframe({tr("tokens.col_position"): list(range(len(source.tokens))),
+                  tr("tokens.col_token"): source.tokens,
+                  tr("tokens.col_id"): source.ids,
+                  tr("tokens.col_status"): [status(tok) for tok in source.tokens]},
+                 hide_index=True, key="tokens.table")
+    st.caption(tr("tokens.tokenization_caption", tag=md(source.tokens[0]), eos=md(EOS)))
 
 
-st.dataframe({tr("tokens.col_position"): list(range(len(source.tokens))),
-              tr("tokens.col_token"): source.tokens,
-              tr("tokens.col_id"): source.ids,
-              tr("tokens.col_status"): [status(tok) for tok in source.tokens]},
-             hide_index=True, key="tokens.table")
-st.caption(tr("tokens.tokenization_caption", tag=md(source.tokens[0]), eos=md(EOS)))
+def embeddings_part() -> None:
+    st.subheader(tr("tokens.embeddings"))
+    embeddings = result.trace.source_embeddings                    # (S, d) rows of the table, unscaled
+    chart(figures.heatmaps(embeddings, labels, dims, y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
+                           value_name=tr("tokens.value_embedding"), signed=True, show_values=False),
+          key="tokens.embeddings")
+    st.caption(tr("tokens.embeddings_caption", d=len(dims)))
 
-# 2 · embedding vectors -----------------------------------------------------------------------------
-st.subheader(tr("tokens.embeddings"))
-embeddings = result.trace.source_embeddings                    # (S, d) rows of the table, unscaled
-d_model = embeddings.shape[1]
-dims = [str(j) for j in range(d_model)]
-chart(figures.heatmaps(embeddings, labels, dims, y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
-                       value_name=tr("tokens.value_embedding"), signed=True, show_values=False),
-      key="tokens.embeddings")
-st.caption(tr("tokens.embeddings_caption", d=d_model))
 
-# 3 · the vocabulary map ----------------------------------------------------------------------------
-st.subheader(tr("tokens.map"))
-n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="tokens.map_dims",
-                                    default=2, format_func=labeller("tokens.map_{}d")) or 2
-coords, ratio = _vocabulary_map(str(model_dir()), n_components)
-vocab = model.tokenizer.vocab
-in_sentence = np.zeros(len(vocab), dtype=bool)
-in_sentence[[i for i, tok in zip(source.ids, source.tokens) if tok not in SPECIAL_TOKENS]] = True
-chart(figures.scatter_map(coords, vocab, in_sentence,
-                          axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
-                          others_name=tr("tokens.vocabulary"), highlight_name=tr("tokens.sentence_words")),
-      key="tokens.map")
-st.caption(tr("tokens.map_caption", n=len(vocab), k=n_components, share=float(ratio.sum())))
+def map_part() -> None:
+    st.subheader(tr("tokens.map"))
+    n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="tokens.map_dims",
+                                        default=2, format_func=labeller("tokens.map_{}d")) or 2
+    coords, ratio = _vocabulary_map(str(model_dir()), n_components)
+    vocab = model.tokenizer.vocab
+    in_sentence = np.zeros(len(vocab), dtype=bool)
+    in_sentence[[i for i, tok in zip(source.ids, source.tokens) if tok not in SPECIAL_TOKENS]] = True
+    chart(figures.scatter_map(coords, vocab, in_sentence,
+                              axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
+                              others_name=tr("tokens.vocabulary"), highlight_name=tr("tokens.sentence_words")),
+          key="tokens.map")
+    st.caption(tr("tokens.map_caption", n=len(vocab), k=n_components, share=float(ratio.sum())))
 
-# 4 · nearest neighbours ----------------------------------------------------------------------------
-st.subheader(tr("tokens.neighbours"))
-words = [(pos, tok, i) for pos, (tok, i) in enumerate(zip(source.tokens, source.ids))
-         if tok not in SPECIAL_TOKENS]
-if words:
-    found = sentence_neighbours(model.embedding_matrix(), vocab, [i for _, _, i in words], k=NEIGHBOURS)
-    table = {tr("tokens.col_token"): [f"{pos}:{tok}" for pos, tok, _ in words]}
-    for j in range(NEIGHBOURS):
-        table[tr("tokens.neighbour", i=j + 1)] = [f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else ""
-                                                  for n in found]
-    st.dataframe(table, hide_index=True, key="tokens.neighbours")
-st.caption(tr("tokens.neighbours_caption"))
 
-# 5 · embedding·√d + positional encoding = encoder input -------------------------------------------
-st.subheader(tr("tokens.input"))
-scaled, positional, total = encoder_input_parts(result.trace)
-chart(figures.heatmaps(np.stack([scaled, positional, total]), labels, dims, y_title=tr("axis.token_rows"),
-                       x_title=tr("axis.dimension"), value_name=tr("tokens.value_vector"), signed=True,
-                       show_values=False,
-                       panel_titles=[tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
-                                     tr("tokens.panel_positional"), tr("tokens.panel_sum")]),
-      key="tokens.input")
-st.caption(tr("tokens.input_caption"))
+def neighbours_part() -> None:
+    st.subheader(tr("tokens.neighbours"))
+    words = [(pos, tok, i) for pos, (tok, i) in enumerate(zip(source.tokens, source.ids))
+             if tok not in SPECIAL_TOKENS]
+    if words:
+        found = sentence_neighbours(model.embedding_matrix(), model.tokenizer.vocab, [i for _, _, i in words],
+                                    k=NEIGHBOURS)
+        table = {tr("tokens.col_token"): [f"{pos}:{tok}" for pos, tok, _ in words]}
+        for j in range(NEIGHBOURS):
+            table[tr("tokens.neighbour", i=j + 1)] = [f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else ""
+                                                      for n in found]
+        st.dataframe(table, hide_index=True, key="tokens.neighbours")
+    st.caption(tr("tokens.neighbours_caption"))
+
+
+def input_part() -> None:
+    st.subheader(tr("tokens.input"))
+    scaled, positional, total = encoder_input_parts(result.trace)
+    chart(figures.heatmaps(np.stack([scaled, positional, total]), labels, dims, y_title=tr("axis.token_rows"),
+                           x_title=tr("axis.dimension"), value_name=tr("tokens.value_vector"), signed=True,
+                           show_values=False,
+                           panel_titles=[tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
+                                         tr("tokens.panel_positional"), tr("tokens.panel_sum")]),
+          key="tokens.input")
+    st.caption(tr("tokens.input_caption"))
+
+
+# One section at a time: each tab's chart is drawn only while it is open, so a new sentence redraws one
+# chart at most instead of three.
+tabs("tokens.tab", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
+                    "tokens.tab_map": map_part, "tokens.tab_neighbours": neighbours_part,
+                    "tokens.tab_input": input_part})

@@ -6,15 +6,19 @@ import json
 
 import pytest
 
-from tests.app_harness import SENTENCES, errors, open_app, translator
+from tests.app_harness import SENTENCES, errors, open_app, open_tab, translator
 
-# page -> chart keys drawn by default for a non-empty sentence
+# page -> {open tab (catalogue key of its label; None: a page without tabs) -> chart keys drawn there}
 PAGES = {
-    "pages/home.py": ["home.architecture"],
-    "pages/tokens.py": ["tokens.embeddings", "tokens.map", "tokens.input"],
-    "pages/attention.py": ["attention.heads"],
-    "pages/step_by_step.py": ["step.x", "step.q", "step.kv", "step.weights", "step.weighted", "step.output"],
+    "pages/home.py": {None: ["home.architecture"]},
+    "pages/tokens.py": {"tokens.tab_tokenization": [], "tokens.tab_embeddings": ["tokens.embeddings"],
+                        "tokens.tab_map": ["tokens.map"], "tokens.tab_input": ["tokens.input"]},
+    "pages/attention.py": {None: ["attention.heads"]},
+    "pages/step_by_step.py": {"step.tab_inputs": ["step.x"], "step.tab_projections": ["step.q", "step.kv"],
+                              "step.tab_scores": ["step.weights"], "step.tab_weighted_sum": ["step.weighted"],
+                              "step.tab_output": ["step.output"]},
 }
+TAB_WIDGETS = {"pages/tokens.py": "tokens.tab", "pages/step_by_step.py": "step.tab"}
 
 
 def chart_ids(at):
@@ -28,27 +32,31 @@ def test_page_renders(page, name, lang):
     text, direction = SENTENCES[name]
     at = open_app(page, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    ids = chart_ids(at)
     if name == "empty":
         expected = ["home.architecture"] if page == "pages/home.py" else []
-        assert [k for k in PAGES[page] if any(i.endswith(k) for i in ids)] == expected
+        ids = chart_ids(at)
+        assert [k for k in PAGES[page].get(None, []) if any(i.endswith(k) for i in ids)] == expected
         assert len(ids) == len(expected)                       # no empty charts
         assert at.info, "blank text should get a friendly prompt"
         return
-    for key in PAGES[page]:
-        assert any(i.endswith("-" + key) for i in ids), (key, ids)
     result = translator().translate(text, direction)
-    assert result.output_text in [t.value for t in at.text]      # the translation is always visible
-    if result.source.unknown_words:
-        assert at.warning
-    if result.source.truncated:
-        assert any(str(result.source.original_length) in i.value for i in at.info)
-    for el in at.get("plotly_chart"):                             # user text only ever escaped in charts
-        spec = el.proto.spec
-        assert "<b>" not in spec and "<script" not in spec
+    row_labels = []                                                   # the charts' y labels, all tabs
+    for tab, keys in PAGES[page].items():
+        if tab is not None:
+            open_tab(at, TAB_WIDGETS[page], tab, lang)
+        ids = chart_ids(at)
+        assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(keys), (tab, ids)
+        assert result.output_text in [t.value for t in at.text]      # the translation is always visible
+        if result.source.unknown_words:
+            assert at.warning
+        if result.source.truncated:
+            assert any(str(result.source.original_length) in i.value for i in at.info)
+        for el in at.get("plotly_chart"):                             # user text only ever escaped in charts
+            spec = el.proto.spec
+            assert "<b>" not in spec and "<script" not in spec
+        row_labels += [trace.get("y") for el in at.get("plotly_chart") for trace in json.loads(el.proto.spec)["data"]]
     if name == "html" and page != "pages/home.py":
-        labels = json.dumps([json.loads(el.proto.spec)["data"][0].get("y") for el in at.get("plotly_chart")])
-        assert "&lt;" in labels
+        assert "&lt;" in json.dumps(row_labels)                      # the sentence's <b>, escaped
 
 
 def test_home_shows_the_model_card_and_links_to_every_page():

@@ -17,11 +17,11 @@ TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en
 # What each page must show for an ordinary sentence, at least: drawn plotly charts and tables.
 EXPECTED = {
     "home": {"charts": 1, "tables": 1},          # architecture figure, model card
-    "tokens": {"charts": 3, "tables": 1},        # embeddings heatmap, PCA map, PE + embedding; tokenization
+    "tokens": {"tables": 1},                     # tokenization (each chart is on its own tab)
     "similarity": {"charts": 2},                 # the three measures; their row softmaxes (one figure each)
     "attention": {"charts": 1},                  # one head beside the mean of the heads
-    "step": {"charts": 3, "tables": 1},
-    "positional": {"charts": 3, "tables": 1},
+    "step": {"charts": 1},                       # step 1's inputs x (each step is a tab)
+    "positional": {"charts": 1},                 # the curves (the other views are tabs)
     "beam": {"charts": 1, "tables": 1},          # search tree; final hypotheses (the toy tree: its own tab)
     "metrics": {"charts": 1},                    # perplexity bars; BLEU tables only with a reference
 }
