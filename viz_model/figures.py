@@ -18,6 +18,7 @@ Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,11 +34,27 @@ FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, s
             color="#222222")
 # Show each cell's value as text only when the matrix is small enough to read on a projector.
 MAX_CELLS_WITH_VALUES = 230
+TICK_PAD, TITLE_ROOM = 8, 30        # px: between tick labels and the plot; one line of axis title
 
 
 def escape_label(text) -> str:
     """A label safe for plotly: `<b>` typed by a user stays the four characters `<b>`."""
     return html.escape(str(text), quote=False)
+
+
+def text_width(text: str, size: float = FONT["size"]) -> float:
+    """About how many px a label (escaped, as on an axis) takes in FONT: ~1 em for wide (CJK) characters,
+    ~0.62 em for the others; on the generous side. Heatmap margins are computed from it, because plotly's
+    automargin measures every tick label in the browser and then draws the figure again: a third of the
+    time a heatmap takes to draw."""
+    return size * sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in html.unescape(text))
+
+
+def _tick_extent(labels: Sequence[str], angle: float) -> float:
+    """px the tick labels reach away from their axis: their widest label, turned by `angle` degrees."""
+    widest = max((text_width(str(label)) for label in labels), default=0.0)
+    turn = np.radians(abs(angle))
+    return widest * np.sin(turn) + FONT["size"] * 1.2 * np.cos(turn) + TICK_PAD
 
 
 def token_labels(tokens: Sequence[str]) -> list[str]:
@@ -114,6 +131,10 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     h_space = (0.12 if separate_scales else 0.04) if C > 1 else 0.02     # room for each panel's colour bar
     v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
+    # Margins from the labels (see text_width), not plotly's automargin.
+    x_angle = -45 if m > 6 else 0
+    left = 10 + (_tick_extent(rows, 90) if tick_labels else 0) + TITLE_ROOM
+    below = _tick_extent(cols, x_angle) if tick_labels else TICK_PAD
     traces, layout, annotations = [], {}, []
     for r in range(R):
         for c in range(C):
@@ -121,11 +142,12 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             suffix = "" if k == 1 else str(k)
             x0, y1 = c * (width + h_space), 1 - r * (tall + v_space)
             layout[f"xaxis{suffix}"] = dict(
-                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category", automargin=True,
-                tickangle=-45 if m > 6 else 0, showticklabels=tick_labels, **(dict(dtick=1) if every_token else {}),
+                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category",
+                automargin=False, tickangle=x_angle, showticklabels=tick_labels,
+                **(dict(dtick=1) if every_token else {}),
                 **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}))
             layout[f"yaxis{suffix}"] = dict(
-                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", automargin=True,
+                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", automargin=False,
                 autorange="reversed", showticklabels=tick_labels and c == 0,   # row labels once, on the left
                 **(dict(dtick=1) if every_token else {}),
                 **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}))
@@ -160,12 +182,12 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
                                    xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}", **extra))
     if C > 2:                                   # one x title under the whole row, not C overlapping ones
         annotations.append(dict(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper",
-                                yanchor="top", yshift=-70 if tick_labels else -28, showarrow=False,
+                                yanchor="top", yshift=-below - 4, showarrow=False,
                                 font=dict(size=13 if titles else 15)))
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     layout.update(
         height=height or int(panel_height * R + 60), annotations=annotations,
-        margin=dict(l=10, r=10, t=60 if titles or title else 30, b=10 if C <= 2 else 95),
+        margin=dict(l=round(left), r=10, t=60 if titles or title else 30, b=round(below + TITLE_ROOM + 5)),
         font=FONT, plot_bgcolor="white", **(dict(title=dict(text=escape_label(title))) if title else {}))
     return go.Figure(data=traces, layout=layout)
 

@@ -40,8 +40,8 @@ NAV_LINK = '[data-testid="stSidebarNav"] a[href$="/{url_path}"], [data-testid="s
 
 # Installed in every page before Streamlit loads: counts script runs (each time stApp's
 # data-test-script-state is seen leaving "notRunning", checked on every DOM change), keeps the state history
-# for debugging, and records when the page last changed, so a test can wait for "a new run has started and
-# finished" and a benchmark can tell when the page stopped changing. A very fast run can start and finish
+# for debugging, and records when the page last visibly changed, so a test can wait for "a new run has started
+# and finished" and a benchmark can tell when the page stopped changing. A very fast run can start and finish
 # between two renders and never show "running": the waits below also accept the run's visible effect.
 WATCH_SCRIPT = """
 (() => {
@@ -52,8 +52,12 @@ WATCH_SCRIPT = """
     last = state; window.__states.push([Math.round(performance.now()), state]);
     if (state !== 'notRunning' && state !== 'initial') window.__runs += 1;
   };
-  const observer = new MutationObserver(() => {
-    window.__lastMutation = performance.now();
+  // A change inside a <canvas> is to its fallback content, which is never displayed (the data grid mirrors
+  // its cells there for screen readers, 200 ms after drawing them): it does not count as the page changing.
+  const shown = (r) => !(r.target.parentElement?.closest('canvas')
+                         || (r.type === 'childList' && r.target.tagName === 'CANVAS'));
+  const observer = new MutationObserver((records) => {
+    if (records.some(shown)) window.__lastMutation = performance.now();
     const app = document.querySelector('[data-testid="stApp"]');
     if (app) seen(app.getAttribute('data-test-script-state'));
   });
