@@ -178,14 +178,23 @@ def sentence_part() -> None:
     record = translation.record
     st.markdown(f"**{tr('beam.output')}**")
     st.text(translation.output_text or "∅")
-    st.subheader(tr("beam.tree"))
-    step_view(text, direction, width, alpha, max_len)
-    st.caption(tr("beam.tree_caption"))
-    st.subheader(tr("beam.hypotheses"))
-    hypotheses_table(record, translation.target_language)
-    compare_greedy(text, direction, width, alpha, max_len, translation.target_language)
-    what_if(text, direction, width, alpha, max_len, record, translation.target_language)
-    bleu_part(text, direction, translation)
+    language = translation.target_language
+
+    def tree_part() -> None:
+        st.subheader(tr("beam.tree"))
+        step_view(text, direction, width, alpha, max_len)
+        st.caption(tr("beam.tree_caption"))
+
+    def hypotheses_part() -> None:
+        st.subheader(tr("beam.hypotheses"))
+        hypotheses_table(record, language)
+        compare_greedy(text, direction, width, alpha, max_len, language)
+
+    # One part at a time, each drawn only while open: together they were five tables, a chart and three more
+    # searches on every new sentence.
+    tabs("beam.part", {"beam.part_tree": tree_part, "beam.part_hypotheses": hypotheses_part,
+                       "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
+                       "beam.part_bleu": lambda: bleu_part(text, direction, translation)})
 
 
 def course_part() -> None:

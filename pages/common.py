@@ -211,10 +211,7 @@ def sidebar() -> Translation | None:
                       help=tr("app.sentence_help"), placeholder=tr("app.sentence_placeholder"))
         st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
                  format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
-        with st.expander(tr("app.examples")):
-            for i, (group, text, direction) in enumerate(EXAMPLES):
-                st.button(f"{tr(group)} · {text}", key=f"example_{i}", on_click=_set_example,
-                          args=(text, direction), width="stretch")
+        folded(tr("app.examples"), "examples", _example_buttons)
     sync_url()
     translator()                       # raises CheckpointError before anything else needs the model
     text, direction = sentence()
@@ -224,6 +221,12 @@ def sidebar() -> Translation | None:
     with st.sidebar:
         show_translation(result, compact=True)
     return result
+
+
+def _example_buttons() -> None:
+    for i, (group, text, direction) in enumerate(EXAMPLES):
+        st.button(f"{tr(group)} · {text}", key=f"example_{i}", on_click=_set_example, args=(text, direction),
+                  width="stretch")
 
 
 def _keep_language() -> None:
@@ -296,6 +299,15 @@ def tabs(key: str, parts: dict[str, Callable[[], None]]) -> None:
         if container.open:
             with container:
                 draw()
+
+
+def folded(label: str, key: str, draw: Callable[[], None], icon: str | None = None) -> None:
+    """An expander, closed at first, whose content runs only while it is open (opening it reruns): content
+    nobody has unfolded would cost every rerun its time and payload, and the browser its drawing."""
+    box = st.expander(label, key=key, on_change="rerun", icon=icon)
+    if box.open:
+        with box:
+            draw()
 
 
 def require_translation() -> Translation | None:

@@ -8,11 +8,11 @@ import math
 
 import streamlit as st
 
-from pages.common import model_dir, tr, translator
+from pages.common import folded, model_dir, tr, translate, translator
 from viz_model.analysis import ngram_rows
-from viz_model.decoding import SequenceScore
+from viz_model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
 from viz_model.metrics import BleuResult, bleu
-from viz_model.translator import Translation
+from viz_model.translator import DEFAULT_BEAM_WIDTH, Translation
 
 SEARCH_CACHE_ENTRIES = 32
 
@@ -26,7 +26,12 @@ def _search(directory: str, text: str, direction: str, beam_width: int, alpha: f
 
 def search(text: str, direction: str, beam_width: int, alpha: float, max_len: int, prefix: str = ""
            ) -> Translation:
-    """Beam search with the page's settings (beam_width 1 is greedy search), cached per settings."""
+    """Beam search with the page's settings (beam_width 1 is greedy search), cached per settings. With the
+    app's own settings it is the sidebar's translation, already computed."""
+    full_length = translator().config.max_len
+    if (int(beam_width), float(alpha), min(int(max_len), full_length), prefix) == (
+            DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, full_length, ""):
+        return translate(text, direction)
     return _search(str(model_dir()), text, direction, int(beam_width), float(alpha), int(max_len), prefix)
 
 
@@ -80,19 +85,23 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
         st.latex(rf"\mathrm{{BLEU}} = {result.brevity_penalty:.3f} \cdot \exp\big(\tfrac14({logs})\big)"
                  rf" = {result.score:.4f}")
     st.markdown(tr("metrics.bleu_line", score=f"{result.score:.4f}", score100=f"{result.score_100:.1f}"))
-    with st.expander(tr("metrics.ngram_tables")):
-        for n in range(1, 5):
-            rows = ngram_rows(candidate, [reference], n)
-            if not rows:
-                st.caption(tr("metrics.no_ngrams", n=n))
-                continue
-            st.markdown(f"**{tr('metrics.ngram_title', n=n)}**")
-            st.dataframe({tr("metrics.col_gram"): [" ".join(r.gram) for r in rows],
-                          tr("metrics.col_count"): [r.count for r in rows],
-                          tr("metrics.col_reference_max"): [r.reference_max for r in rows],
-                          tr("metrics.col_clipped"): [r.clipped for r in rows]},
-                         hide_index=True, key=f"{key}.ngrams{n}")
+    folded(tr("metrics.ngram_tables"), f"{key}.ngram_tables", lambda: ngram_tables(candidate, reference, key))
     return result
+
+
+def ngram_tables(candidate: list[str], reference: list[str], key: str) -> None:
+    """Every n-gram of the candidate (n = 1…4) with its count, the reference's count and the clipped count."""
+    for n in range(1, 5):
+        rows = ngram_rows(candidate, [reference], n)
+        if not rows:
+            st.caption(tr("metrics.no_ngrams", n=n))
+            continue
+        st.markdown(f"**{tr('metrics.ngram_title', n=n)}**")
+        st.dataframe({tr("metrics.col_gram"): [" ".join(r.gram) for r in rows],
+                      tr("metrics.col_count"): [r.count for r in rows],
+                      tr("metrics.col_reference_max"): [r.reference_max for r in rows],
+                      tr("metrics.col_clipped"): [r.clipped for r in rows]},
+                     hide_index=True, key=f"{key}.ngrams{n}")
 
 
 def tokens_text(tokens) -> str:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (attention_controls, axis_titles, chart, explanation, frame, labeller,
+from pages.common import (attention_controls, axis_titles, chart, explanation, folded, frame, labeller,
                           page_title, require_translation, sentence, tabs, tr, translator)
 from viz_model import figures
 from viz_model.analysis import attention_step, toy_attention, toy_inputs
@@ -70,11 +70,10 @@ def model_mode() -> None:
         matrix_chart(np.stack([step.k, step.v]), keys, head_dims, "step.kv", x_title, tr("axis.dimension"),
                      titles=["k = x·W_K + b", "v = x·W_V + b"])
         st.caption(tr("step.s2_caption", d_k=d_k, h=head + 1, c0=head * d_k, c1=(head + 1) * d_k - 1))
-        with st.expander("q, k, v"):
-            st.dataframe(figures.matrix_frame(np.vstack([step.q, step.k, step.v]),
-                                              [f"q {query_label}"] + [f"k {k}" for k in keys]
-                                              + [f"v {k}" for k in keys],
-                                              head_dims), key="step.qkv_table")
+        folded("q, k, v", "step.qkv", lambda: st.dataframe(figures.matrix_frame(
+            np.vstack([step.q, step.k, step.v]),
+            [f"q {query_label}"] + [f"k {k}" for k in keys] + [f"v {k}" for k in keys], head_dims),
+            key="step.qkv_table"))
 
     def scores_part() -> None:
         st.subheader(tr("step.s3"))

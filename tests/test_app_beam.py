@@ -52,7 +52,9 @@ def at():
     return open_app(PAGE, text=TEXT, direction=DIRECTION)
 
 
-def settings(at, **state):
+def settings(at, part="tree", **state):
+    """The page's widgets set, on the part (sub-tab of "Your sentence") that shows what is checked."""
+    open_tab(at, "beam.part", f"beam.part_{part}")
     return set_widgets(at, "beam", **state)
 
 
@@ -80,7 +82,7 @@ def test_tree_step_by_step(at):
                 for i in decode(tr["customdata"]).tolist()}
     assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
     assert best and all(statuses[i] in ("kept", "finished") for i in best)
-    hyps = table(at, "beam.col_finished")
+    hyps = table(open_tab(at, "beam.part", "beam.part_hypotheses"), "beam.col_finished")
     # The table shows 4 decimals; the page's search and this one may differ in the last float32 bit, which
     # can tip a rounding, so compare with the unrounded figures to half a unit in the 4th decimal (+ slack).
     shown_to_4dp = dict(rtol=0, atol=5e-5 + 1e-6)
@@ -90,18 +92,19 @@ def test_tree_step_by_step(at):
 
 
 def test_greedy_equals_greedy_search(at):
-    settings(at, width=1, alpha=0.75, max_len=translator().config.max_len)
+    settings(at, "hypotheses", width=1, alpha=0.75, max_len=translator().config.max_len)
     model = translator()
     source = model.encode(TEXT, DIRECTION)
     greedy = greedy_search(model.model, model.tokenizer, source.ids)
     expected = detokenize(greedy.hypotheses[0].tokens, "zh") or "∅"
     texts = [x.value for x in at.text]
     assert texts.count(expected) >= 3          # the output line, and both columns of "greedy and beam"
+    open_tab(at, "beam.part", "beam.part_tree")
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in greedy.nodes())
 
 
 def test_what_if_forces_the_chosen_token(at):
-    settings(at, width=2, alpha=0.75, max_len=10, whatif_step=0, prefix="")
+    settings(at, "what_if", width=2, alpha=0.75, max_len=10, whatif_step=0, prefix="")
     record = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10).record
     alternatives = [c for c in record.steps[0].candidates
                     if c.token != EOS and c.hypothesis != record.best_path_nodes()[0].hypothesis]
@@ -116,7 +119,7 @@ def test_what_if_forces_the_chosen_token(at):
 
 
 def test_bleu_against_the_corpus_reference(at):
-    settings(at, width=4, alpha=0.75, max_len=translator().config.max_len)
+    settings(at, "bleu", width=4, alpha=0.75, max_len=translator().config.max_len)
     reference = find_reference(TEXT, DIRECTION)
     assert reference and at.text_input(key="beam.reference").value == reference
     output = translator().translate(TEXT, DIRECTION).output_tokens
@@ -150,3 +153,28 @@ def test_course_toy_example(lang):
 def table_in(at, lang, column_key):
     column = t(column_key, lang)
     return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_each_part_is_a_tab_drawn_only_when_open():
+    at = open_app(PAGE, text=TEXT, direction=DIRECTION)
+    hypotheses_column = t("beam.col_finished", "en")
+    assert chart_keys(at) == ["beam.tree"]                       # the search tree opens first …
+    assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]    # … and only it
+    open_tab(at, "beam.part", "beam.part_hypotheses")
+    assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
+    open_tab(at, "beam.part", "beam.part_bleu")
+    assert at.text_input(key="beam.reference").value == find_reference(TEXT, DIRECTION)
+
+
+def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
+    # With the app's own settings the page's search is the sidebar's translation: one beam search, not two.
+    from viz_model.translator import Translator
+
+    calls = []
+    original = Translator.translate
+    monkeypatch.setattr(Translator, "translate", lambda self, *a, **k: calls.append(k) or original(self, *a, **k))
+    at = open_app(PAGE, text="The teacher will open the black umbrella.", direction=DIRECTION)   # not cached yet
+    assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
+    assert len(calls) == 1
+    settings(at, width=3)
+    assert len(calls) == 2 and calls[-1]["beam_width"] == 3

@@ -85,3 +85,18 @@ def test_editing_the_candidate(at):
     assert any("BLEU = 1.0000" in m.value for m in at.markdown)
     at.text_input(key="metrics.reference").input("").run()
     assert errors(at) == [] and at.info                       # no reference: a prompt instead of BLEU
+
+
+def test_ngram_tables_are_drawn_when_unfolded():
+    at = open_app(PAGE, text="", lang="en")
+    at.session_state["metrics.mode"] = "course"
+    at.run()
+    clipped = t("metrics.col_clipped", "en")
+    assert not [df for df in at.dataframe if clipped in df.value.columns]      # folded: not drawn
+    at.session_state["metrics.course_bleu.ngram_tables"] = True                 # unfold, as a click does
+    at.run()
+    tables = [df.value for df in at.dataframe if clipped in df.value.columns]
+    unigrams = tables[0].set_index(t("metrics.col_gram", "en"))
+    # the course's candidate "A B B C D": B occurs twice but the reference has it once, so it counts once
+    assert unigrams.loc["B", t("metrics.col_count", "en")] == 2 and unigrams.loc["B", clipped] == 1
+    assert sum(table[clipped].sum() for table in tables) == 4 + 3 + 1 + 0          # the matches of p1…p4

@@ -325,6 +325,15 @@ class Session:
     def count(self, selector: str) -> int:
         return self.page.locator(selector).count()
 
+    def clipped_labels(self) -> list[str]:
+        """Tick labels and axis titles reaching outside their chart (its margins too small for them)."""
+        return self.page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(plot => {
+            const box = plot.querySelector('.main-svg').getBoundingClientRect();
+            return [...plot.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text')]
+                .filter(t => { const r = t.getBoundingClientRect(); return r.width > 0 && (r.left < box.left - 1
+                    || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1); })
+                .map(t => t.textContent); })""")
+
     def exceptions(self) -> list[str]:
         return [e.inner_text() for e in self.page.locator(EXCEPTION).all()]
 

@@ -63,6 +63,8 @@ def check(session: Session, lang: str, blank: bool, expected_translation, where:
     assert problems == [], f"{where}: " + "\n".join(problems)
     injected = session.page.locator(INJECTED).count()
     assert injected == 0, f"{where}: {injected} element(s) created from the typed text"
+    clipped = session.clipped_labels()
+    assert clipped == [], f"{where}: labels cut off at a chart's edge: {clipped[:5]}"
     if blank:
         assert session.translation() == "", f"{where}: no translation for blank text"
         return ""

@@ -42,6 +42,8 @@ def check_page(session, page, lang, text, direction, expected_translation):
     assert charts >= want.get("charts", 0), f"{charts} charts drawn"
     tables = session.count(TABLES)
     assert tables >= want.get("tables", 0), f"{tables} tables"
+    assert session.clipped_labels() == [], "axis labels or titles cut off at a chart's edge"
+
 
 
 @pytest.mark.timeout(240)
