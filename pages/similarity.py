@@ -53,26 +53,32 @@ def sentence_part() -> None:
     readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # three panels across: numbers only if they fit
     if not readable:
         st.caption(tr("similarity.hover_for_values"))
-    # The three matrices side by side, each on its own scale (their ranges differ by orders of magnitude);
-    # then their row softmaxes on one scale, where it shows that ÷√d flattens the rows. Two figures rather
-    # than six also cut what the browser draws for each new sentence.
-    st.subheader(tr("similarity.matrices"))
-    for measure in SimilarityMatrices.MEASURES:
-        st.caption(f"**{tr(f'similarity.measure_{measure}')}**: " +
-                   tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
-    chart(figures.heatmaps(
-        np.stack([matrices.matrix(m) for m in SimilarityMatrices.MEASURES]), labels, labels,
-        y_title=y_title, x_title=x_title, signed=True, show_values=readable, separate_scales=True,
-        value_name=[tr(f"similarity.value_{m}") for m in SimilarityMatrices.MEASURES],
-        panel_titles=[tr(f"similarity.measure_{m}") for m in SimilarityMatrices.MEASURES]),
-        key="similarity.matrices")
-    st.subheader(tr("similarity.softmax_rows"))
-    st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
-    chart(figures.heatmaps(
-        np.stack([matrices.softmax[m] for m in SimilarityMatrices.MEASURES]), labels, labels,
-        y_title=y_title, x_title=x_title, value_name=tr("similarity.value_softmax"), show_values=readable,
-        panel_titles=[tr(f"similarity.measure_{m}") for m in SimilarityMatrices.MEASURES]),
-        key="similarity.softmax")
+    measures = SimilarityMatrices.MEASURES
+    titles = [tr(f"similarity.measure_{m}") for m in measures]
+
+    def matrices_part() -> None:
+        # The three side by side, each on its own scale: their ranges differ by orders of magnitude.
+        st.subheader(tr("similarity.matrices"))
+        for measure in measures:
+            st.caption(f"**{tr(f'similarity.measure_{measure}')}**: " +
+                       tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
+        chart(figures.heatmaps(
+            np.stack([matrices.matrix(m) for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
+            signed=True, show_values=readable, separate_scales=True,
+            value_name=[tr(f"similarity.value_{m}") for m in measures], panel_titles=titles),
+            key="similarity.matrices")
+
+    def softmax_part() -> None:
+        # Their row softmaxes on one scale, where it shows that ÷√d flattens the rows.
+        st.subheader(tr("similarity.softmax_rows"))
+        st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
+        chart(figures.heatmaps(
+            np.stack([matrices.softmax[m] for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
+            value_name=tr("similarity.value_softmax"), show_values=readable, panel_titles=titles),
+            key="similarity.softmax")
+
+    # One figure at a time (each is three panels of numbers), drawn only while its tab is open.
+    tabs("similarity.view", {"similarity.view_matrices": matrices_part, "similarity.view_softmax": softmax_part})
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
 

@@ -23,14 +23,16 @@ def test_renders(name, lang):
     text, direction = SENTENCES[name]
     at = open_app(PAGE, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    sentence = ["similarity.matrices", "similarity.softmax"]
-    assert chart_keys(at) == ([] if name == "empty" else sorted(sentence))
+    assert chart_keys(at) == ([] if name == "empty" else ["similarity.matrices"])    # the first view's
     if name == "empty":
         assert at.info                                     # the friendly prompt, no empty charts
     assert_user_text_escaped(at)
     if name == "html":
         labels = figure(at, "similarity.matrices")["data"][0]["y"]
         assert all("<" not in label for label in labels) and "&lt;" in "".join(labels)
+    if name != "empty":
+        assert chart_keys(view(at, "softmax", lang)) == ["similarity.softmax"]
+        assert_user_text_escaped(at)
     # The course example is on its own tab, which runs only when opened (and needs no sentence).
     open_tab(at, "similarity.tab", "similarity.tab_course", lang)
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
@@ -60,9 +62,16 @@ def choose(at, **state):
     return set_widgets(at, "similarity", **state)
 
 
+def view(at, name, lang="en"):
+    """Open the figure tab `name` ("matrices" or "softmax") of the sentence tab."""
+    return open_tab(at, "similarity.view", f"similarity.view_{name}", lang)
+
+
 def shown(at):
-    """The matrices shown: two figures of three panels each (the measures, their softmaxes), MEASURES order."""
-    matrices, softmax = (heatmap_panels(figure(at, f"similarity.{key}")) for key in ("matrices", "softmax"))
+    """The matrices shown: two figures of three panels each (the measures, their softmaxes), MEASURES order;
+    each on its own tab, so both are opened (the matrices last)."""
+    softmax = heatmap_panels(figure(view(at, "softmax"), "similarity.softmax"))
+    matrices = heatmap_panels(figure(view(at, "matrices"), "similarity.matrices"))
     assert len(matrices) == len(softmax) == len(MEASURES)
     return dict(zip(MEASURES, matrices)) | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax)}
 
@@ -103,8 +112,8 @@ def test_the_three_softmaxes_share_one_colour_scale(at, trace):
     """So their sharpness can be compared: 0 (white) to the largest weight of the three, and ÷√d flattens
     the rows (each row's largest weight is smaller for the scaled dot product than for the plain one)."""
     choose(at, source="embedding")
-    fig = figure(at, "similarity.softmax")
     panels = shown(at)
+    fig = figure(view(at, "softmax"), "similarity.softmax")
     colour_axis = fig["layout"]["coloraxis"]
     assert {d["coloraxis"] for d in fig["data"]} == {"coloraxis"}
     assert colour_axis["cmin"] == 0

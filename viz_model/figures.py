@@ -51,10 +51,30 @@ def text_width(text: str, size: float = FONT["size"]) -> float:
 
 
 def _tick_extent(labels: Sequence[str], angle: float) -> float:
-    """px the tick labels reach away from their axis: their widest label, turned by `angle` degrees."""
-    widest = max((text_width(str(label)) for label in labels), default=0.0)
+    """px the tick labels reach away from their axis: their widest label, turned by `angle` degrees (90 for
+    the horizontal labels of a y axis); no labels, just the padding."""
+    if len(labels) == 0:
+        return TICK_PAD
+    widest = max(text_width(str(label)) for label in labels)
     turn = np.radians(abs(angle))
     return widest * np.sin(turn) + FONT["size"] * 1.2 * np.cos(turn) + TICK_PAD
+
+
+def _number_labels(values) -> list[str]:
+    """Strings at least as wide as the tick labels plotly writes on a numeric axis spanning `values`."""
+    v = np.asarray(values, dtype=np.float64).ravel()
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return ["0.0"]
+    lo, hi = float(v.min()), float(v.max())
+    return [f"{x:.3g}0" for x in (lo, hi, (lo + hi) / 2)]         # one digit of slack
+
+
+def _margins(y_labels: Sequence[str], x_labels: Sequence[str], x_angle: float = 0, top: int = 30,
+             right: int = 10) -> dict:
+    """Margins that fit the tick labels and one line of axis title on the left and below (see text_width)."""
+    return dict(l=round(10 + _tick_extent(y_labels, 90) + TITLE_ROOM), r=right, t=top,
+                b=round(_tick_extent(x_labels, x_angle) + TITLE_ROOM + 5))
 
 
 def token_labels(tokens: Sequence[str]) -> list[str]:
@@ -133,8 +153,8 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
     # Margins from the labels (see text_width), not plotly's automargin.
     x_angle = -45 if m > 6 else 0
-    left = 10 + (_tick_extent(rows, 90) if tick_labels else 0) + TITLE_ROOM
-    below = _tick_extent(cols, x_angle) if tick_labels else TICK_PAD
+    margin = _margins(rows if tick_labels else [], cols if tick_labels else [], x_angle,
+                      top=60 if titles or title else 30)
     traces, layout, annotations = [], {}, []
     for r in range(R):
         for c in range(C):
@@ -182,12 +202,12 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
                                    xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}", **extra))
     if C > 2:                                   # one x title under the whole row, not C overlapping ones
         annotations.append(dict(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper",
-                                yanchor="top", yshift=-below - 4, showarrow=False,
+                                yanchor="top", yshift=-(margin["b"] - TITLE_ROOM - 1), showarrow=False,
                                 font=dict(size=13 if titles else 15)))
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     layout.update(
         height=height or int(panel_height * R + 60), annotations=annotations,
-        margin=dict(l=round(left), r=10, t=60 if titles or title else 30, b=round(below + TITLE_ROOM + 5)),
+        margin=margin,
         font=FONT, plot_bgcolor="white", **(dict(title=dict(text=escape_label(title))) if title else {}))
     return go.Figure(data=traces, layout=layout)
 
@@ -199,11 +219,11 @@ def panel_values(fig: go.Figure) -> list[np.ndarray]:
 
 
 def _axis(title: str, **settings) -> dict:
-    """A layout axis with an (escaped) title, light grid and room for its labels. Figures are built with
-    their whole layout at once: plotly's update_* calls each walk the property tree, which made building
-    figures most of a page's rerun."""
+    """A layout axis with an (escaped) title and light grid; the figure's margins make room for its labels
+    (`_margins`, not plotly's automargin). Figures are built with their whole layout at once: plotly's
+    update_* calls each walk the property tree, which made building figures most of a page's rerun."""
     return {"title": dict(text=escape_label(title)), "gridcolor": "#eeeeee", "zerolinecolor": "#cccccc",
-            "automargin": True, **settings}
+            "automargin": False, **settings}
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y_title: str,
@@ -221,9 +241,14 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y
         trace = go.Bar(x=labels, y=values, marker_color=colours, texttemplate=f"%{{y:{value_format}}}",
                        textposition="outside", hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>")
     category = dict(autorange="reversed", type="category") if horizontal else dict(type="category")
+    numbers = _number_labels(np.append(values, 0))
+    x_angle = 0 if horizontal or len(labels) <= 8 else -45
+    if not horizontal:
+        category["tickangle"] = x_angle
+    margin = _margins(labels, numbers, right=30) if horizontal else _margins(numbers, labels, x_angle)
     return go.Figure(trace, layout=dict(
         height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
-        margin=dict(l=10, r=30, t=30, b=10), font=FONT, plot_bgcolor="white",
+        margin=margin, font=FONT, plot_bgcolor="white",
         xaxis=_axis(x_title, **({} if horizontal else category)),
         yaxis=_axis(y_title, **(category if horizontal else {}))))
 
@@ -262,7 +287,9 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
                              for name, axis in zip(("xaxis", "yaxis", "zaxis"), axes)})
     else:
         layout = dict(xaxis=axes[0], yaxis=axes[1])
-    return go.Figure(traces, layout=dict(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT,
+    margin = dict(l=10, r=10, t=30, b=10) if three_d else _margins(_number_labels(coords[:, 1]),
+                                                                     _number_labels(coords[:, 0]))
+    return go.Figure(traces, layout=dict(height=height, margin=margin, font=FONT,
                                          plot_bgcolor="white", legend=dict(orientation="h", y=1.02,
                                                                            yanchor="bottom"), **layout))
 
@@ -373,8 +400,11 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
                                      marker=dict(color=colour, size=9, symbol="circle",
                                                  line=dict(color="#222222", width=1.5)),
                                      hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>"))
+    all_y = np.concatenate([np.asarray(y, dtype=np.float64).ravel() for y in series.values()]
+                           or [np.zeros(1)])
     return go.Figure(traces, layout=dict(xaxis=_axis(x_title), yaxis=_axis(y_title), height=height,
-                                         margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+                                         margin=_margins(_number_labels(all_y), _number_labels(x)), font=FONT,
+                                         plot_bgcolor="white",
                                          legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
@@ -422,7 +452,9 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
     span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor="#999999")
     return go.Figure(traces, layout=dict(
         xaxis=_axis(x_title, **span_settings), yaxis=_axis(y_title, **span_settings, scaleanchor="x", scaleratio=1),
-        annotations=arrows, height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT, plot_bgcolor="white",
+        annotations=arrows, height=height, margin=_margins(_number_labels([lo - pad, hi + pad]),
+                                                           _number_labels([lo - pad, hi + pad])),
+        font=FONT, plot_bgcolor="white",
         legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
@@ -486,5 +518,6 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
     return go.Figure(traces, layout=dict(
         xaxis=_axis(x_title, range=[-0.3, layout.n_steps + 0.9], dtick=1, zeroline=False),
         yaxis=_axis(y_title, range=[rows - 0.4, -0.8], showticklabels=False, showgrid=False, zeroline=False),
-        height=height or int(max(360, min(1600, 56 * rows + 140))), margin=dict(l=10, r=10, t=40, b=10),
+        height=height or int(max(360, min(1600, 56 * rows + 140))),
+        margin=_margins([], [str(layout.n_steps)], top=40),
         font=FONT, plot_bgcolor="white", legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan"))

@@ -18,7 +18,7 @@ TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en
 EXPECTED = {
     "home": {"charts": 1, "tables": 1},          # architecture figure, model card
     "tokens": {"tables": 1},                     # tokenization (each chart is on its own tab)
-    "similarity": {"charts": 2},                 # the three measures; their row softmaxes (one figure each)
+    "similarity": {"charts": 1},                 # the three measures (their softmaxes: the next tab)
     "attention": {"charts": 1},                  # one head beside the mean of the heads
     "step": {"charts": 1},                       # step 1's inputs x (each step is a tab)
     "positional": {"charts": 1},                 # the curves (the other views are tabs)
