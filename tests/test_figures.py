@@ -65,3 +65,22 @@ def test_architecture_names_the_parts():
     fig = figures.architecture(labels, 3, 2)
     texts = {a.text for a in fig.layout.annotations}
     assert {"CROSS_ATTN", "MASKED_SELF_ATTN", "<b>3x</b>", "<b>2x</b>", "<b>ENCODER</b>"} <= texts
+
+
+def test_margins_come_from_the_labels_not_from_plotly_automargin():
+    # automargin made the browser measure every tick label and draw each figure twice.
+    short = figures.heatmaps(np.eye(2), ["0:a", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k", value_name="w")
+    long = figures.heatmaps(np.eye(2), ["0:苹果手机很好", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k",
+                            value_name="w")
+    wider = figures.text_width("苹果手机很好") - figures.text_width("a")
+    assert long.layout.margin.l - short.layout.margin.l == pytest.approx(wider, abs=1)
+    assert figures.text_width("苹果") > figures.text_width("ab")
+    assert figures.text_width("&lt;") == figures.text_width("<")            # escaped labels show one character
+    built = [short, figures.bar_chart(["0:a", "1:b"], [0.2, 0.8], x_title="p", y_title="t"),
+             figures.bar_chart(list("abcdefghij"), np.ones(10), x_title="t", y_title="p", horizontal=False),
+             figures.line_chart(np.arange(5), {"s": np.arange(5.0) * 100}, x_title="x", y_title="y"),
+             figures.scatter_map(np.random.default_rng(0).random((5, 2)), list("abcde"), np.eye(5)[0] > 0,
+                                 axis_titles=["1", "2"], others_name="o", highlight_name="h")]
+    for fig in built:
+        axes = [v for k, v in fig.layout.to_plotly_json().items() if k.startswith(("xaxis", "yaxis"))]
+        assert axes and all(axis.get("automargin") is False for axis in axes)
