@@ -61,13 +61,16 @@ def _tick_extent(labels: Sequence[str], angle: float) -> float:
 
 
 def _number_labels(values) -> list[str]:
-    """Strings at least as wide as the tick labels plotly writes on a numeric axis spanning `values`."""
+    """Strings at least as wide as the tick labels plotly writes on a numeric axis spanning `values`: its
+    ends, with as many decimals as a tick step of a fifth of the range needs, and one digit of slack."""
     v = np.asarray(values, dtype=np.float64).ravel()
     v = v[np.isfinite(v)]
     if v.size == 0:
         return ["0.0"]
     lo, hi = float(v.min()), float(v.max())
-    return [f"{x:.3g}0" for x in (lo, hi, (lo + hi) / 2)]         # one digit of slack
+    step = (hi - lo) / 5 or abs(hi) or 1.0
+    decimals = max(0, -int(np.floor(np.log10(step))))
+    return [f"{x:.{decimals}f}0" for x in (lo, hi)]
 
 
 def _margins(y_labels: Sequence[str], x_labels: Sequence[str], x_angle: float = 0, top: int = 30,
