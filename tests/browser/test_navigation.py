@@ -70,7 +70,9 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
     session.page.wait_for_selector(DRAWN_CHARTS, timeout=30_000)     # the tree (drawn by a fragment)
     next_button = main.locator('[class*="st-key-"][class*="next"] button')
     prev_button = main.locator('[class*="st-key-"][class*="prev"] button')
-    assert next_button.count() and prev_button.count(), "previous / next step buttons"
+    # The tree and its controls are one fragment inside the page's first tab: wait for the controls too.
+    expect(next_button).to_have_count(1, timeout=30_000)
+    expect(prev_button).to_have_count(1, timeout=30_000)
     # Go back to the first step (until "previous" is disabled or changes nothing), so "next" must move it.
     first = _tree_snapshot(session)
     for _ in range(45):
