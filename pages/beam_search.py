@@ -5,8 +5,8 @@ import numpy as np
 import streamlit as st
 
 from pages.common import (chart, explanation, frame, md, page_title, require_translation, sentence, tabs, tr,
-                          translator)
-from pages.metric_parts import follow_sentence, log_line, score, search, show_bleu, tokens_text
+                          translate, translator)
+from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import metric_tokens, scientific
 from viz_model.decoding import DEFAULT_LENGTH_PENALTY
@@ -35,7 +35,7 @@ def _move_step(delta: int, n_steps: int) -> None:
 @st.fragment
 def step_view(text: str, direction: str, width: int, alpha: float, max_len: int) -> None:
     """The tree up to the chosen step, with a slider and previous/next buttons; redrawn alone when they move."""
-    record = search(text, direction, width, alpha, max_len).record
+    record = translate(text, direction, width, alpha, max_len).record
     n = len(record.steps)
     signature = (text, direction, width, alpha, max_len)
     if st.session_state.get("beam.step_for") != signature or not 1 <= st.session_state.get(STEP, 0) <= n:
@@ -85,7 +85,7 @@ def compare_greedy(text, direction, width, alpha, max_len, language) -> None:
     st.subheader(tr("beam.greedy_vs_beam"))
     columns = st.columns(2)
     for column, k, title in ((columns[0], 1, tr("beam.greedy")), (columns[1], width, tr("beam.beam", k=width))):
-        best = search(text, direction, k, alpha, max_len).record.hypotheses[0]
+        best = translate(text, direction, k, alpha, max_len).record.hypotheses[0]
         with column:
             st.markdown(f"**{title}**")
             st.text(detokenize(best.tokens, language) or "∅")
@@ -125,7 +125,7 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not prefix_tokens:
         st.info(tr("beam.whatif_unknown_prefix"))
         return
-    forced = search(text, direction, width, alpha, max_len, prefix=" ".join(prefix_tokens))
+    forced = translate(text, direction, width, alpha, max_len, prefix=" ".join(prefix_tokens))
     forced_best = forced.record.hypotheses[0]
     beam_best = record.hypotheses[0]
     new, old = score(text, direction, forced.output_tokens), score(text, direction, [t for t in beam_best.tokens
@@ -174,7 +174,7 @@ def sentence_part() -> None:
                       help=tr("beam.alpha_help"))
     max_len = c3.slider(tr("beam.max_len"), 1, config.max_len, config.max_len, key="beam.max_len",
                         help=tr("beam.max_len_help"))
-    translation = search(text, direction, width, alpha, max_len)
+    translation = translate(text, direction, width, alpha, max_len)
     record = translation.record
     st.markdown(f"**{tr('beam.output')}**")
     st.text(translation.output_text or "∅")

@@ -20,7 +20,9 @@ import streamlit as st
 from viz_model import checkpoint
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
 from viz_model.tokenizer import DIRECTIONS
-from viz_model.translator import Translation, Translator, normalise_direction, suggested_direction
+from viz_model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.translator import (DEFAULT_BEAM_WIDTH, Translation, Translator, normalise_direction,
+                                suggested_direction)
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
@@ -140,13 +142,21 @@ def translator() -> Translator:
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _translate(directory: str, text: str, direction: str) -> Translation:
-    return _load_translator(directory).translate(text, direction)
+def _translate(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
+               prefix: str) -> Translation:
+    return _load_translator(directory).translate(text, direction, beam_width=beam_width,
+                                                 length_penalty=length_penalty, max_len=max_len, prefix=prefix)
 
 
-def translate(text: str, direction: str) -> Translation:
-    """Beam search + trace of one sentence, cached per (model, text, direction)."""
-    return _translate(str(model_dir()), text, direction)
+def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
+              length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
+              prefix: str = "") -> Translation:
+    """Beam search + trace of one sentence, cached per (model, text, direction, search settings). The sidebar
+    uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
+    cache, so its default view is the sidebar's translation, not a second search."""
+    full_length = translator().config.max_len
+    return _translate(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
+                      min(int(max_len or full_length), full_length), prefix)
 
 
 # ------------------------------------------------------------------------------------------ state + URL

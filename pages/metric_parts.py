@@ -1,4 +1,4 @@
-"""Pieces the Beam search and Metrics pages share: the model's searches and scores (cached), a widget default
+"""Pieces the Beam search and Metrics pages share: the model's scores (cached), a widget default
 that follows the sentence, and the BLEU working (p1…p4, brevity penalty, score) as tables and formulas.
 
 Not a page (pages/common.PAGES does not list it)."""
@@ -8,31 +8,10 @@ import math
 
 import streamlit as st
 
-from pages.common import folded, model_dir, tr, translate, translator
+from pages.common import folded, model_dir, tr, translator
 from viz_model.analysis import ngram_rows
-from viz_model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
+from viz_model.decoding import SequenceScore
 from viz_model.metrics import BleuResult, bleu
-from viz_model.translator import DEFAULT_BEAM_WIDTH, Translation
-
-SEARCH_CACHE_ENTRIES = 32
-
-
-@st.cache_data(max_entries=SEARCH_CACHE_ENTRIES, show_spinner=False)
-def _search(directory: str, text: str, direction: str, beam_width: int, alpha: float, max_len: int,
-            prefix: str) -> Translation:
-    return translator().translate(text, direction, beam_width=beam_width, length_penalty=alpha,
-                                  max_len=max_len, prefix=prefix)
-
-
-def search(text: str, direction: str, beam_width: int, alpha: float, max_len: int, prefix: str = ""
-           ) -> Translation:
-    """Beam search with the page's settings (beam_width 1 is greedy search), cached per settings. With the
-    app's own settings it is the sidebar's translation, already computed."""
-    full_length = translator().config.max_len
-    if (int(beam_width), float(alpha), min(int(max_len), full_length), prefix) == (
-            DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, full_length, ""):
-        return translate(text, direction)
-    return _search(str(model_dir()), text, direction, int(beam_width), float(alpha), int(max_len), prefix)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
