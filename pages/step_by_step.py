@@ -7,7 +7,7 @@ import streamlit as st
 from pages.common import (attention_controls, axis_titles, chart, explanation, folded, frame, labeller,
                           page_title, require_translation, sentence, tabs, tr, translator)
 from viz_model import figures
-from viz_model.analysis import attention_step, toy_attention, toy_inputs
+from viz_model.analysis import attention_step, step_difference, toy_attention, toy_inputs
 from viz_model.similarity import attention_arithmetic
 from viz_model.tokenizer import SPECIAL_TOKENS
 
@@ -111,10 +111,7 @@ def model_mode() -> None:
                       "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
                       "step.tab_output": output_part})
     # Every step recomputed by hand (viz_model.analysis.attention_step) against the model's own tensors.
-    diff = max(float(np.max(np.abs(a - b))) for a, b in (
-        (step.q, attention.q[head, query]), (step.k, attention.k[head]), (step.v, attention.v[head]),
-        (step.weights, attention.weights[head, query]), (step.z, attention.head_outputs[head, query]),
-        (step.concat, attention.concat[query]), (step.output, attention.output[query])))
+    diff = step_difference(step, attention)
     if diff < 1e-3:
         st.success(tr("step.check_ok", diff=diff), icon=":material/check_circle:")
     else:

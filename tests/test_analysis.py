@@ -35,6 +35,14 @@ def test_attention_step_matches_the_models_trace(result, kind):
                 assert (step.weights[~step.allowed] == 0).all()
 
 
+def test_step_difference_is_small_for_the_model_and_catches_a_wrong_number(result):
+    att = result.trace.attention("cross", 1)
+    step = analysis.attention_step(att, translator().attention_parameters("cross", 1), 2, 1)
+    assert analysis.step_difference(step, att) < 1e-3
+    step.output = step.output + np.eye(len(step.output))[3] * 0.5          # one wrong entry in W^O's product
+    assert analysis.step_difference(step, att) == pytest.approx(0.5, abs=1e-3)
+
+
 def test_causal_mask_in_the_step(result):
     att = result.trace.attention("decoder_self", 0)
     step = analysis.attention_step(att, translator().attention_parameters("decoder_self", 0), 0, 0)

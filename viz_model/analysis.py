@@ -160,6 +160,16 @@ def attention_step(attention: AttentionTrace, parameters: dict[str, np.ndarray],
                          concat @ W["W_O"] + b["b_o"])
 
 
+def step_difference(step: AttentionStep, attention: AttentionTrace) -> float:
+    """The largest absolute difference between a recomputed step and what the model's forward pass recorded
+    for the same head and query (q, k, v, weights, z, concat, output): the Step by step page's check."""
+    h, i = step.head, step.query
+    pairs = ((step.q, attention.q[h, i]), (step.k, attention.k[h]), (step.v, attention.v[h]),
+             (step.weights, attention.weights[h, i]), (step.z, attention.head_outputs[h, i]),
+             (step.concat, attention.concat[i]), (step.output, attention.output[i]))
+    return max(float(np.max(np.abs(mine - recorded))) for mine, recorded in pairs)
+
+
 # ------------------------------------------------------------------------------------------ toy mode
 
 

@@ -44,9 +44,9 @@ def escape_label(text) -> str:
 
 def text_width(text: str, size: float = FONT["size"]) -> float:
     """About how many px a label (escaped, as on an axis) takes in FONT: ~1 em for wide (CJK) characters,
-    ~0.62 em for the others; on the generous side. Heatmap margins are computed from it, because plotly's
-    automargin measures every tick label in the browser and then draws the figure again: a third of the
-    time a heatmap takes to draw."""
+    ~0.62 em for the others; on the generous side. Every figure's margins are computed from it (`_margins`),
+    because plotly's automargin measures every tick label in the browser and then draws the figure again:
+    a third of the time a heatmap takes to draw."""
     return size * sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in html.unescape(text))
 
 
@@ -453,10 +453,10 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
     lo, hi = float(min(0.0, span.min())), float(span.max()) if span.size else 1.0
     pad = 0.15 * max(hi - lo, 1.0)
     span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor="#999999")
+    span_labels = _number_labels([lo - pad, hi + pad])              # both axes span the same range
     return go.Figure(traces, layout=dict(
         xaxis=_axis(x_title, **span_settings), yaxis=_axis(y_title, **span_settings, scaleanchor="x", scaleratio=1),
-        annotations=arrows, height=height, margin=_margins(_number_labels([lo - pad, hi + pad]),
-                                                           _number_labels([lo - pad, hi + pad])),
+        annotations=arrows, height=height, margin=_margins(span_labels, span_labels),
         font=FONT, plot_bgcolor="white",
         legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
