@@ -158,6 +158,70 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+FLOOR_LABEL = "minimal: warm (Enter → drawn)"
+FLOOR_OF: dict[str, list[float]] = {}     # label -> the minimal page's runs interleaved with that label's runs
+
+
+def warm_pages(sessions: dict[str, Session], frames: dict[str, "FrameBytes"], rows: dict, args, sentences) -> None:
+    """Enter → drawn for every page, interleaved run by run with the minimal page (and the --compare
+    checkout): the machine's speed drifts over minutes, and a ratio of two runs taken seconds apart is
+    steadier than a ratio of two medians taken minutes apart. The app and the compared checkout get the same
+    sentences; who goes first rotates each run."""
+    from pages.common import PAGES
+
+    pages = [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
+             if not args.pages or p.section in args.pages]
+    rows[FLOOR_LABEL], PAYLOADS[FLOOR_LABEL], SCRIPT[FLOOR_LABEL] = [], [], []
+    for url_path, section in pages:
+        apps = [name for name in sessions if name != "minimal"]
+        labels = {name: f"{name}: warm {section}" for name in apps}
+        print(f"  warm {section} …", flush=True)
+        for name in apps:
+            sessions[name].navigate(url_path)
+            type_and_time(sessions[name], next(sentences))    # the first sentence on the page: unmeasured
+            rows[labels[name]], PAYLOADS[labels[name]], SCRIPT[labels[name]] = [], [], []
+            FLOOR_OF[labels[name]] = []
+        for run in range(args.runs):
+            text = next(sentences)
+            order = ["minimal", *apps]
+            order = order[run % len(order):] + order[:run % len(order)]
+            for name in order:
+                label = FLOOR_LABEL if name == "minimal" else labels[name]
+                before_bytes = frames[name].total
+                LAST_SCRIPT.clear()
+                took = type_and_time(sessions[name], text)
+                rows[label].append(took)
+                PAYLOADS[label].append(frames[name].total - before_bytes)
+                SCRIPT[label] += LAST_SCRIPT
+                if name == "minimal":
+                    for app_label in labels.values():
+                        FLOOR_OF[app_label].append(took)
+
+
+def grid_rows(session: Session, frames: "FrameBytes", rows: dict, args, translator) -> None:
+    """The Attention page's all-layers × heads grid for a sentence of the maximum length."""
+    from viz_model.i18n import t
+
+    session.navigate("attention")
+    grid = session.page.locator('[data-testid="stMain"] button').filter(has_text=t("attention.view_grid", "en"))
+    heads = session.page.locator('[data-testid="stMain"] button').filter(has_text=t("attention.view_heads", "en"))
+    long_text = max_length_sentence(translator)
+    session.type_sentence(long_text)
+    grid_switch = "app: attention grid, switch to grid (max length)"
+    grid_enter = "app: attention grid, Enter (max length)"
+    rows[grid_switch], rows[grid_enter], PAYLOADS[grid_enter] = [], [], []
+    for i in range(args.runs):
+        session.click_and_wait(heads.first)
+        rows[grid_switch].append(click_and_time(session, grid.first))
+        words = long_text.split()
+        words[i % len(words)], words[-1 - i % len(words)] = words[-1 - i % len(words)], words[i % len(words)]
+        variant = " ".join(words) + (" ." * (i % 2))
+        before_bytes = frames.total
+        rows[grid_enter].append(type_and_time(session, variant))
+        PAYLOADS[grid_enter].append(frames.total - before_bytes)
+    print(f"  max-length sentence: {len(long_text.split())} words", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="warm runs per page (median)")
@@ -165,6 +229,9 @@ def main(argv=None) -> int:
     parser.add_argument("--model-dir", default=os.environ.get(MODEL_DIR_ENV))
     parser.add_argument("--pages", nargs="*", metavar="SECTION",
                         help="only these pages (sections, e.g. home tokens); skips the grid measurements")
+    parser.add_argument("--compare", metavar="CHECKOUT",
+                        help="another checkout of the app (a directory holding app.py), measured interleaved "
+                             "with this one on the same sentences: is a change faster, beyond the noise?")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -190,68 +257,41 @@ def main(argv=None) -> int:
             rows["minimal: cold start"] = cold_start(browser, minimal, env, args.cold_runs, "bench-minimal.log")
             rows["app: cold start"] = cold_start(browser, APP, env, args.cold_runs, "bench-app.log")
 
-            for name, script in (("minimal", minimal), ("app", APP)):
-                server = StreamlitServer(script, env=env, log_path=ARTIFACTS / f"bench-{name}.log").start()
-                try:
+            apps = {"minimal": minimal, "app": APP}
+            if args.compare:
+                apps["compare"] = Path(args.compare).resolve() / "app.py"
+            servers = {name: StreamlitServer(script, env=env, log_path=ARTIFACTS / f"bench-{name}.log")
+                       for name, script in apps.items()}
+            try:
+                sessions, frames = {}, {}
+                for name, server in servers.items():
+                    server.start()
+                for name, server in servers.items():
                     server.wait_healthy(timeout=120)
                     context = browser.new_context(viewport=VIEWPORT)
-                    warm_up = Session(context, server.base_url)
-                    warm_up.open("")                        # model loaded, plotly.js in the HTTP cache
+                    Session(context, server.base_url).open("")    # model loaded, plotly.js in the HTTP cache
                     rows[f"{name}: new session"] = [
                         open_and_time(Session(context, server.base_url), server.base_url + "/")
                         for _ in range(args.runs)]
-                    session = Session(context, server.base_url)
-                    frames = FrameBytes(session)
-                    session.open("")
-                    pages = [("", "home")] if name == "minimal" else \
-                        [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
-                         if not args.pages or p.section in args.pages]
-                    for url_path, section in pages:
-                        if name == "app":
-                            session.navigate(url_path)
-                        label = "minimal: warm (Enter → drawn)" if name == "minimal" else f"app: warm {section}"
-                        print(f"  {label} …", flush=True)
-                        type_and_time(session, next(sentences))        # first sentence on the page: unmeasured
-                        rows[label], PAYLOADS[label] = [], []
-                        SCRIPT[label] = []
-                        for _ in range(args.runs):
-                            before_bytes = frames.total
-                            LAST_SCRIPT.clear()
-                            rows[label].append(type_and_time(session, next(sentences)))
-                            PAYLOADS[label].append(frames.total - before_bytes)
-                            SCRIPT[label] += LAST_SCRIPT
-                    if name == "app" and not args.pages:
-                        session.navigate("attention")
-                        grid = session.page.locator('[data-testid="stMain"] button').filter(
-                            has_text=t("attention.view_grid", "en"))
-                        long_text = max_length_sentence(translator)
-                        session.type_sentence(long_text)
-                        grid_switch = "app: attention grid, switch to grid (max length)"
-                        grid_enter = "app: attention grid, Enter (max length)"
-                        rows[grid_switch], rows[grid_enter], PAYLOADS[grid_enter] = [], [], []
-                        heads = session.page.locator('[data-testid="stMain"] button').filter(
-                            has_text=t("attention.view_heads", "en"))
-                        for i in range(args.runs):
-                            session.click_and_wait(heads.first)
-                            rows[grid_switch].append(click_and_time(session, grid.first))
-                            words = long_text.split()
-                            words[i % len(words)], words[-1 - i % len(words)] = words[-1 - i % len(words)], words[i % len(words)]
-                            variant = " ".join(words) + (" ." * (i % 2))
-                            before_bytes = frames.total
-                            rows[grid_enter].append(type_and_time(session, variant))
-                            PAYLOADS[grid_enter].append(frames.total - before_bytes)
-                        print(f"  max-length sentence: {len(long_text.split())} words", flush=True)
+                    sessions[name] = Session(context, server.base_url)
+                    frames[name] = FrameBytes(sessions[name])
+                    sessions[name].open("")
+                    type_and_time(sessions[name], next(sentences))   # the first sentence: unmeasured
+                warm_pages(sessions, frames, rows, args, sentences)
+                if not args.pages:
+                    grid_rows(sessions["app"], frames["app"], rows, args, translator)
+                for name, session in sessions.items():
                     problems = session.problems()
                     if problems:
-                        print(f"  ! problems: {problems[:5]}")
-                    context.close()
-                finally:
+                        print(f"  ! problems ({name}): {problems[:5]}")
+            finally:
+                for server in servers.values():
                     server.stop()
         finally:
             browser.close()
 
-    floor_warm = median(rows["minimal: warm (Enter → drawn)"])
-    floor_cold = median(rows["minimal: cold start"])
+    floor_warm = median(rows[FLOOR_LABEL])
+    floor_cold = median(rows.get("minimal: cold start", []))
     floor_session = median(rows["minimal: new session"])
     print(f"\nBrowser benchmark ({args.runs} warm runs, {args.cold_runs} cold runs; medians, seconds; "
           f"{os.cpu_count()} CPU cores)")
@@ -270,13 +310,20 @@ def main(argv=None) -> int:
             floor, target = floor_warm, "< 2 s"
             ok = med < 2
         else:
-            floor, target = floor_warm, "≤ 1.5× floor"
-            ok = label.startswith("minimal") or med <= 1.5 * floor_warm
+            # A page against the minimal page's runs taken between its own runs (see warm_pages).
+            floor, target = median(FLOOR_OF.get(label, rows[FLOOR_LABEL])), "≤ 1.5× floor"
+            ok = label.startswith("minimal") or med <= 1.5 * floor
         mark = "" if not target else ("ok" if ok else "MISSED")
         payload = f"{median(PAYLOADS[label]) / 1024:9.0f}" if PAYLOADS.get(label) else " " * 9
         script = f"{median(SCRIPT[label]):7.2f}" if SCRIPT.get(label) else " " * 7
         print(f"{label:52} {med:7.2f} {min(values):6.2f} {max(values):6.2f} {med / floor:8.2f} {payload} "
               f"{script}  {target} {mark}")
+    if args.compare:
+        print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")
+        for label in rows:
+            if label.startswith("compare: warm"):
+                mine = label.replace("compare:", "app:", 1)
+                print(f"  {label[len('compare: warm '):]:12} {median(rows[label]) / median(rows[mine]):5.2f} ×")
     model = [translate_seconds(translator, text) for text in test_sentences(args.runs * 3, 900)]
     print(f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
           f"{median(model):.2f} s. 'script' = Enter → script finished (server work and deltas); the rest of "
