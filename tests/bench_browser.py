@@ -1,10 +1,13 @@
 """Browser speed benchmark, run by hand (prints figures; it is not a pass/fail test):
 
-    python tests/bench_browser.py [--runs 5] [--cold-runs 3]
+    python tests/bench_browser.py [--runs 5] [--cold-runs 3] [--pages SECTION ...] [--compare CHECKOUT]
 
 Everything is measured in headless Chromium against `streamlit run`, in the same run for the app and for a
 MINIMAL Streamlit page (a sidebar text box and one plotly heatmap), which sets the floor that Streamlit and
-plotly themselves impose on this machine. Medians over several runs of:
+plotly themselves impose on this machine; the warm runs of the two take turns (see `warm_pages`). With
+`--compare`, a second checkout of the app takes turns too, on the same sentences, and the report ends with
+its time as × this checkout's: the way to tell whether a change helped (separate runs differ by ±15 %).
+Medians over several runs of:
 - cold start: from launching `streamlit run` until the first page is fully drawn in a new tab;
 - new session: a new tab on a running server until its page is drawn;
 - warm: from pressing Enter on a new sentence (not yet translated: the model runs) until the page has
