@@ -59,8 +59,8 @@ def sentence_part() -> None:
     def matrices_part() -> None:
         # The three side by side, each on its own scale: their ranges differ by orders of magnitude.
         st.subheader(tr("similarity.matrices"))
-        for measure in measures:
-            st.caption(f"**{tr(f'similarity.measure_{measure}')}**: " +
+        for measure, title in zip(measures, titles):
+            st.caption(f"**{title}**: " +
                        tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
         chart(figures.heatmaps(
             np.stack([matrices.matrix(m) for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
