@@ -174,9 +174,9 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, "FrameBytes"], ro
 
     pages = [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
              if not args.pages or p.section in args.pages]
+    apps = [name for name in sessions if name != "minimal"]
     rows[FLOOR_LABEL], PAYLOADS[FLOOR_LABEL], SCRIPT[FLOOR_LABEL] = [], [], []
     for url_path, section in pages:
-        apps = [name for name in sessions if name != "minimal"]
         labels = {name: f"{name}: warm {section}" for name in apps}
         print(f"  warm {section} …", flush=True)
         for name in apps:
@@ -241,7 +241,6 @@ def main(argv=None) -> int:
 
     from pages.common import PAGES
     from viz_model import checkpoint
-    from viz_model.i18n import t
     from viz_model.translator import Translator
 
     model_dir = Path(args.model_dir or checkpoint.MODEL_DIR)
@@ -324,9 +323,9 @@ def main(argv=None) -> int:
     if args.compare:
         print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")
         for label in rows:
-            if label.startswith("compare: warm"):
-                mine = label.replace("compare:", "app:", 1)
-                print(f"  {label[len('compare: warm '):]:12} {median(rows[label]) / median(rows[mine]):5.2f} ×")
+            if label.startswith("compare: warm "):
+                section = label.removeprefix("compare: warm ")
+                print(f"  {section:12} {median(rows[label]) / median(rows[f'app: warm {section}']):5.2f} ×")
     model = [translate_seconds(translator, text) for text in test_sentences(args.runs * 3, 900)]
     print(f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
           f"{median(model):.2f} s. 'script' = Enter → script finished (server work and deltas); the rest of "
