@@ -269,10 +269,12 @@ class Session:
             self.wait_charts(timeout)
 
     def wait_charts(self, timeout: float = 90_000) -> None:
-        """Every plotly chart container in the page has its SVG drawn."""
+        """Every plotly chart in the page has its SVG drawn. A chart whose code is still loading (plotly's
+        bundle loads on first use) is a grey skeleton, not yet a chart container: wait for those too."""
         self.page.wait_for_function(
             """() => { const boxes = document.querySelectorAll('[data-testid="stPlotlyChart"]');
-                       return [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg')); }""",
+                       return !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
+                              && [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg')); }""",
             timeout=timeout)
 
     def type_sentence(self, text: str, timeout: float = 90_000, charts: bool = True) -> bool:
