@@ -1,10 +1,12 @@
 """Metrics: BLEU (clipped n-gram precisions, brevity penalty), ROUGE-N recall and perplexity, worked out on
 the user's own pair (the model's output, editable, against the corpus reference or a typed one), and the
 course's ABCDEF / ABBCD example one click away."""
+from collections.abc import Callable
+
 import streamlit as st
 
 from pages.common import (chart, explanation, frame, labeller, md, page_title, require_translation, sentence,
-                          tr, translator)
+                          tabs, tr, translator)
 from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens
@@ -13,7 +15,6 @@ from viz_model.references import find_reference
 
 
 def show_rouge(candidate: list[str], reference: list[str], key: str) -> None:
-    st.subheader(tr("metrics.rouge"))
     results = [rouge_n(candidate, [reference], n) for n in range(1, 5)]
     st.dataframe({tr("metrics.col_n"): [f"ROUGE-{r.n}" for r in results],
                   tr("metrics.col_rouge_matches"): [r.matches for r in results],
@@ -62,21 +63,26 @@ def sentence_mode() -> None:
     reference = metric_tokens(tokenizer, reference_text)
     st.markdown(tr("metrics.tokens_line", candidate=md(tokens_text(candidate)),
                    reference=md(tokens_text(reference))))
-    if not reference:
-        st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
-    else:
-        st.subheader(tr("metrics.bleu"))
-        show_bleu(candidate, reference, "metrics.bleu")
-        show_rouge(candidate, reference, "metrics")
-    st.subheader(tr("metrics.perplexity"))
-    st.caption(tr("metrics.perplexity_caption"))
-    left, right = st.columns(2)
-    if candidate:
-        with left:
-            show_perplexity(text, direction, candidate, tr("metrics.ppl_candidate"), "metrics.ppl_candidate")
-    if reference:
-        with right:
-            show_perplexity(text, direction, reference, tr("metrics.ppl_reference"), "metrics.ppl_reference")
+
+    def n_gram_part(show: Callable[[], object]) -> Callable[[], None]:
+        # BLEU and ROUGE compare with a reference; perplexity needs none.
+        return show if reference else lambda: st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
+
+    def perplexity_part() -> None:
+        st.caption(tr("metrics.perplexity_caption"))
+        left, right = st.columns(2)
+        if candidate:
+            with left:
+                show_perplexity(text, direction, candidate, tr("metrics.ppl_candidate"), "metrics.ppl_candidate")
+        if reference:
+            with right:
+                show_perplexity(text, direction, reference, tr("metrics.ppl_reference"), "metrics.ppl_reference")
+
+    # One metric at a time, as the course takes them, and only the open one is computed and drawn.
+    tabs("metrics.part", {
+        "metrics.bleu": n_gram_part(lambda: show_bleu(candidate, reference, "metrics.bleu")),
+        "metrics.rouge": n_gram_part(lambda: show_rouge(candidate, reference, "metrics")),
+        "metrics.perplexity": perplexity_part})
 
 
 def course_mode() -> None:
@@ -90,9 +96,8 @@ def course_mode() -> None:
     if not reference:
         st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
         return
-    st.subheader(tr("metrics.bleu"))
-    show_bleu(candidate, reference, "metrics.course_bleu")
-    show_rouge(candidate, reference, "metrics.course")
+    tabs("metrics.course_part", {"metrics.bleu": lambda: show_bleu(candidate, reference, "metrics.course_bleu"),
+                                 "metrics.rouge": lambda: show_rouge(candidate, reference, "metrics.course")})
 
 
 frame()

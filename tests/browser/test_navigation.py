@@ -97,7 +97,8 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
                                                              ("beam", "beam.tab_course", 1, 1),
                                                              ("tokens", "tokens.tab_input", 1, 0),
                                                              ("step", "step.tab_scores", 1, 1),
-                                                             ("positional", "positional.tab_similarity", 2, 0)])
+                                                             ("positional", "positional.tab_similarity", 2, 0),
+                                                             ("metrics", "metrics.perplexity", 2, 0)])
 def test_a_tab_draws_its_content_when_opened(session, section, label_key, charts, tables, screenshots):
     """Only the open tab's content runs (pages.common.tabs): opening a tab draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
