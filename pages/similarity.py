@@ -1,6 +1,8 @@
 """Similarity: dot, cosine and scaled-dot matrices between the sentence's tokens (embeddings, an encoder
 layer's output, or one head's queries against its keys) with their softmax rows; and the course's hand-made
 word vectors as an editable table, with how "apple" moves toward "orange" or toward "phone"."""
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -50,35 +52,36 @@ def sentence_part() -> None:
     labels = figures.token_labels(trace.source_tokens)
     y_title, x_title = axis_titles("encoder_self")
     st.caption(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
-    readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # three panels across: numbers only if they fit
-    if not readable:
-        st.caption(tr("similarity.hover_for_values"))
     measures = SimilarityMatrices.MEASURES
     titles = [tr(f"similarity.measure_{m}") for m in measures]
 
-    def matrices_part() -> None:
-        # The three side by side, each on its own scale: their ranges differ by orders of magnitude.
-        st.subheader(tr("similarity.matrices"))
-        for measure, title in zip(measures, titles):
+    def measure_part(measure: str, title: str) -> Callable[[], None]:
+        # One measure at a time, full width: its numbers stay readable in longer sentences, and a teacher
+        # steps through the three as the course does. Each has its own colour scale (signed, ±max|value|).
+        def draw() -> None:
             st.caption(f"**{title}**: " +
                        tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
-        chart(figures.heatmaps(
-            np.stack([matrices.matrix(m) for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
-            signed=True, show_values=readable, separate_scales=True,
-            value_name=[tr(f"similarity.value_{m}") for m in measures], panel_titles=titles),
-            key="similarity.matrices")
+            if not figures.values_fit(len(labels), len(labels)):
+                st.caption(tr("similarity.hover_for_values"))
+            chart(figures.heatmaps(matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
+                                   signed=True, value_name=tr(f"similarity.value_{measure}")),
+                  key=f"similarity.{measure}")
+        return draw
 
     def softmax_part() -> None:
-        # Their row softmaxes on one scale, where it shows that ÷√d flattens the rows.
-        st.subheader(tr("similarity.softmax_rows"))
+        # The three row softmaxes side by side on one scale, where it shows that ÷√d flattens the rows.
+        readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # three panels across: numbers only if they fit
         st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
+        if not readable:
+            st.caption(tr("similarity.hover_for_values"))
         chart(figures.heatmaps(
             np.stack([matrices.softmax[m] for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
             value_name=tr("similarity.value_softmax"), show_values=readable, panel_titles=titles),
             key="similarity.softmax")
 
-    # One figure at a time (each is three panels of numbers), drawn only while its tab is open.
-    tabs("similarity.view", {"similarity.view_matrices": matrices_part, "similarity.view_softmax": softmax_part})
+    # Drawn only while its tab is open: one figure per new sentence, not all four.
+    tabs("similarity.view", {**{f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)},
+                             "similarity.view_softmax": softmax_part})
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
 

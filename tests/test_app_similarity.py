@@ -23,14 +23,16 @@ def test_renders(name, lang):
     text, direction = SENTENCES[name]
     at = open_app(PAGE, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    assert chart_keys(at) == ([] if name == "empty" else ["similarity.matrices"])    # the first view's
+    assert chart_keys(at) == ([] if name == "empty" else ["similarity.dot"])    # the first view's only
     if name == "empty":
         assert at.info                                     # the friendly prompt, no empty charts
     assert_user_text_escaped(at)
     if name == "html":
-        labels = figure(at, "similarity.matrices")["data"][0]["y"]
+        labels = figure(at, "similarity.dot")["data"][0]["y"]
         assert all("<" not in label for label in labels) and "&lt;" in "".join(labels)
     if name != "empty":
+        for measure in MEASURES[1:]:
+            assert chart_keys(view(at, measure, lang)) == [f"similarity.{measure}"]
         assert chart_keys(view(at, "softmax", lang)) == ["similarity.softmax"]
         assert_user_text_escaped(at)
     # The course example is on its own tab, which runs only when opened (and needs no sentence).
@@ -63,17 +65,18 @@ def choose(at, **state):
 
 
 def view(at, name, lang="en"):
-    """Open the figure tab `name` ("matrices" or "softmax") of the sentence tab."""
+    """Open the figure tab `name` (a measure, or "softmax") of the sentence tab."""
     return open_tab(at, "similarity.view", f"similarity.view_{name}", lang)
 
 
 def shown(at):
-    """The matrices shown: two figures of three panels each (the measures, their softmaxes), MEASURES order;
-    each on its own tab, so both are opened (the matrices last)."""
-    softmax = heatmap_panels(figure(view(at, "softmax"), "similarity.softmax"))
-    matrices = heatmap_panels(figure(view(at, "matrices"), "similarity.matrices"))
-    assert len(matrices) == len(softmax) == len(MEASURES)
-    return dict(zip(MEASURES, matrices)) | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax)}
+    """The matrices shown: one figure per measure (a tab each), then their softmaxes as one figure of three
+    panels, MEASURES order; the dot product's tab, the first, is left open."""
+    softmax_panels = heatmap_panels(figure(view(at, "softmax"), "similarity.softmax"))
+    matrices = {m: heatmap_panels(figure(view(at, m), f"similarity.{m}")) for m in reversed(MEASURES)}
+    assert len(softmax_panels) == len(MEASURES) and all(len(panels) == 1 for panels in matrices.values())
+    return ({m: matrices[m][0] for m in MEASURES}
+            | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax_panels)})
 
 
 def check(panels, expected):
@@ -86,26 +89,23 @@ def test_embeddings(at, trace):
     choose(at, source="embedding")
     E = trace.source_embeddings
     check(shown(at), similarity_matrices(E, E))
-    fig = figure(at, "similarity.matrices")
+    fig = figure(at, "similarity.dot")
     assert fig["data"][0]["y"] == token_labels(trace.source_tokens)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
-    # Three panels across share one x title, written under the row.
-    assert any("Key (columns)" in a["text"] for a in fig["layout"]["annotations"])
+    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
 
 
 def test_each_measure_has_its_own_colour_scale(at, trace):
     """Dot products grow with the vectors' lengths where cosines stay within ±1: one scale would wash one out."""
     choose(at, source="embedding")
-    fig = figure(at, "similarity.matrices")
     panels = shown(at)
-    axes = [d["coloraxis"] for d in fig["data"]]
-    assert axes == ["coloraxis", "coloraxis2", "coloraxis3"]
-    for measure, axis in zip(MEASURES, axes):
+    for measure in MEASURES:
+        fig = figure(view(at, measure), f"similarity.{measure}")
         top = np.abs(panels[measure]).max()
-        assert fig["layout"][axis]["cmin"] == pytest.approx(-top, rel=1e-6)
-        assert fig["layout"][axis]["cmax"] == pytest.approx(top, rel=1e-6)
-    for measure, trace_ in zip(MEASURES, fig["data"]):
-        assert t(f"similarity.value_{measure}", "en") in trace_["hovertemplate"]
+        assert fig["layout"]["coloraxis"]["cmin"] == pytest.approx(-top, rel=1e-6)
+        assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(top, rel=1e-6)
+        assert t(f"similarity.value_{measure}", "en") in fig["data"][0]["hovertemplate"]
+        assert "texttemplate" in fig["data"][0]                 # a short sentence, one panel: numbers written
 
 
 def test_the_three_softmaxes_share_one_colour_scale(at, trace):

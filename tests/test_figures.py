@@ -32,6 +32,17 @@ def test_heatmap_grid_shares_one_colour_axis_and_keeps_values():
     assert two.layout.xaxis.title.text == "K" and two.layout.xaxis2.title.text == "K"
 
 
+def test_numbers_in_cells_only_where_they_can_be_read():
+    """One panel of a 15-token sentence is written out, three such panels side by side are not: each cell
+    would be a third as wide. The heatmap helper follows the same rule when not told otherwise."""
+    assert figures.values_fit(15, 15) and not figures.values_fit(16, 16)
+    assert figures.values_fit(5, 5, panels_across=3) and not figures.values_fit(8, 8, panels_across=3)
+    labels = [str(i) for i in range(8)]
+    one = figures.heatmaps(np.ones((8, 8)), labels, labels, y_title="q", x_title="k", value_name="w")
+    three = figures.heatmaps(np.ones((3, 8, 8)), labels, labels, y_title="q", x_title="k", value_name="w")
+    assert one.data[0].texttemplate and not any(trace.texttemplate for trace in three.data)
+
+
 def test_masked_cells_are_drawn_apart():
     Z = np.tril(np.full((3, 3), 0.5, dtype=np.float32))
     mask = np.tril(np.ones((3, 3), dtype=bool))

@@ -6,8 +6,6 @@ Colour-scale policy (the same on every page, so a colour means the same thing ev
 - signed values (vectors, scores, differences of heads): diverging `SIGNED_SCALE`, white = 0, symmetric
   range ±max|value|, so red and blue of the same depth are equally far from zero.
 All panels of one figure share one colour axis, hence one scale: that is what makes heads comparable.
-The one exception is asked for by name (`separate_scales`): panels that hold different quantities (a dot
-product beside a cosine) each get their own axis and colour bar, under the same policy.
 
 Labels: text a user typed reaches the figures as token labels. Plotly renders a few HTML tags inside tick
 and hover labels, so every label goes through `escape_label` (html.escape); tokens are also prefixed with
@@ -85,6 +83,12 @@ def token_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i}:{escape_label(tok)}" for i, tok in enumerate(tokens)]
 
 
+def values_fit(n: int, m: int, panels_across: int = 1, panels: int = 1) -> bool:
+    """Whether each cell's value can be written in an n × m heatmap, `panels_across` such panels side by
+    side and `panels` in all, and still be read on a projector: few cells, few columns across the figure."""
+    return n * m <= MAX_CELLS_WITH_VALUES and m * panels_across <= 16 and panels <= 4
+
+
 def colour_range(values: np.ndarray, signed: bool) -> tuple[float, float]:
     """(cmin, cmax) under the module's policy; NaN (masked) cells are ignored."""
     finite = np.asarray(values, dtype=np.float64)
@@ -110,20 +114,18 @@ def _as_grid(Z) -> np.ndarray:
 
 
 def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title: str, x_title: str,
-             value_name: str | Sequence[str], panel_titles: Sequence[str] | None = None, signed: bool = False,
+             value_name: str, panel_titles: Sequence[str] | None = None, signed: bool = False,
              mask: np.ndarray | None = None, masked_text: str = "masked", show_values: bool | None = None,
              decimals: int = 2, zrange: tuple[float, float] | None = None, height: int | None = None,
-             tick_labels: bool = True, title: str | None = None, compact: bool = False,
-             separate_scales: bool = False) -> go.Figure:
+             tick_labels: bool = True, title: str | None = None, compact: bool = False) -> go.Figure:
     """The one heatmap helper (after d2l's show_heatmaps): a grid of matrices sharing one colour scale.
 
     Z: (n, m), (panels, n, m) or (rows, cols, n, m); matrix rows are queries (y, top to bottom), columns
     keys (x). Labels are used as given (pass `token_labels(...)` for tokens). `mask` (n, m) is True where a
     query may look at a key; other cells are drawn grey, marked ×, and hover says `masked_text`.
     `panel_titles` run row by row over the grid. Returns a figure whose k-th heatmap trace with a colour
-    axis is panel k (masked overlays come after their panel and have no colour axis). With `separate_scales`,
-    panel k has its own colour axis ("coloraxis", "coloraxis2", …) and colour bar, and `value_name` may be
-    a list (one per panel, for its hover box).
+    axis is panel k (masked overlays come after their panel and have no colour axis). `show_values` (numbers
+    in the cells) defaults to `values_fit`.
     """
     grid = _as_grid(Z)
     R, C, n, m = grid.shape
@@ -135,30 +137,31 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
         if mask.shape != (n, m):
             raise ValueError(f"mask shape {mask.shape} differs from the matrices' {(n, m)}")
         grid = np.where(mask[None, None], grid, np.float32("nan"))
-    value_names = [value_name] * (R * C) if isinstance(value_name, str) else list(value_name)
-    if len(value_names) != R * C:
-        raise ValueError(f"{R * C} panels need {R * C} value names, got {len(value_names)}")
     if show_values is None:
-        # Numbers in cells only when they fit: few cells, and few enough columns across the figure.
-        show_values = n * m <= MAX_CELLS_WITH_VALUES and m * C <= 16 and R * C <= 4
+        show_values = values_fit(n, m, panels_across=C, panels=R * C)
     titles = [escape_label(p) for p in panel_titles] if panel_titles is not None else None
     rows, cols = list(row_labels), list(col_labels)
-    hovers = [f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
-              f"{escape_label(name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>" for name in value_names]
+    hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
+             f"{escape_label(value_name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>")
     masked_hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
                     f"{escape_label(masked_text)}<extra></extra>")
     gap = 1 if n * m <= 900 else 0
     every_token = tick_labels and max(n, m) <= 25          # dtick 1: every token named (plotly skips some)
     # The layout is written as one dict, not through make_subplots and update_* calls: building it that way
     # took most of a page's rerun (each update walks plotly's property tree), this is one validation pass.
-    h_space = (0.12 if separate_scales else 0.04) if C > 1 else 0.02     # room for each panel's colour bar
+    h_space = 0.04 if C > 1 else 0.02
     v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
     # Margins from the labels (see text_width), not plotly's automargin.
     x_angle = -45 if m > 6 else 0
     margin = _margins(rows if tick_labels else [], cols if tick_labels else [], x_angle,
                       top=60 if titles or title else 30)
-    traces, layout, annotations = [], {}, []
+    cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
+    colour_bar = dict(title=dict(text=escape_label(value_name), **(dict(side="right") if compact else {})),
+                      thickness=12 if compact else 14)
+    traces, annotations = [], []
+    layout = {"coloraxis": dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
+                                colorbar=colour_bar)}            # one colour axis: one scale for all panels
     for r in range(R):
         for c in range(C):
             k = r * C + c + 1                                # plotly's subplot number, row by row
@@ -177,21 +180,7 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             if titles is not None and k <= len(titles):
                 annotations.append(dict(text=titles[k - 1], x=x0 + width / 2, y=y1, xref="paper", yref="paper",
                                         xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
-            axis = "coloraxis" if k == 1 or not separate_scales else f"coloraxis{k}"
-            if separate_scales or k == 1:
-                cmin, cmax = zrange if zrange is not None else colour_range(grid[r, c] if separate_scales
-                                                                            else grid, signed)
-                # A separate scale's bar stands beside its own panel, as tall as it, untitled (the panel title
-                # above names the quantity, the hover box too): a title there would run into the next panel.
-                bar = dict(title=dict(text="" if separate_scales else escape_label(value_names[k - 1]),
-                                      **(dict(side="right") if compact else {})),
-                           thickness=12 if compact or separate_scales else 14)
-                if separate_scales:
-                    bar.update(x=min(1.0, x0 + width) + 0.005, xanchor="left", y=y1 - tall / 2, len=tall,
-                               yanchor="middle")
-                layout[axis] = dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
-                                    colorbar=bar)
-            cell = dict(type="heatmap", x=cols, y=rows, z=grid[r, c], coloraxis=axis, hovertemplate=hovers[k - 1],
+            cell = dict(type="heatmap", x=cols, y=rows, z=grid[r, c], coloraxis="coloraxis", hovertemplate=hover,
                         hoverongaps=False, xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}")
             if show_values:
                 cell.update(texttemplate=f"%{{z:.{decimals}f}}", textfont=dict(size=11))
