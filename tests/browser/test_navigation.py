@@ -112,7 +112,7 @@ def test_a_tab_draws_its_content_when_opened(session, section, label_key, charts
     # A page's first chart can arrive after its run has finished (plotly's code loads on first use): wait.
     expect(panel.locator(DRAWN_CHARTS)).to_have_count(charts, timeout=30_000)
     drawn = panel.locator(DRAWN_CHARTS).count()
-    session.screenshot(f"{section}-tab-{label_key.rsplit('_', 1)[1]}", screenshots)
+    session.screenshot(f"{section}-tab-{label_key.split('.')[-1].removeprefix('tab_')}", screenshots)
     assert drawn == charts, f"{drawn} charts drawn on the tab"
     shown = panel.locator(TABLES).count()
     assert shown >= tables, f"{shown} tables on the tab"
