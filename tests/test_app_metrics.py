@@ -43,6 +43,7 @@ def test_renders(name, lang):
     assert not [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
     assert_user_text_escaped(at)
 
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_course_example_is_one_click_away(lang):
     at = open_app(PAGE, text="", lang=lang)
@@ -85,7 +86,8 @@ def test_numbers_on_the_users_pair(at):
         np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
         ppl = perplexity(scored.log_probs, base=2).perplexity
         assert any(f"= {ppl:.3f}" in x.value for x in at.latex)
-    open_tab(at, "metrics.part", "metrics.bleu")
+    open_tab(at, "metrics.part", "metrics.bleu")                # the next test edits and reads BLEU
+
 
 def test_editing_the_candidate(at):
     reference_text = find_reference(TEXT, DIRECTION)
