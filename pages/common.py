@@ -17,7 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from viz_model import checkpoint
+from viz_model import checkpoint, figures
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
 from viz_model.tokenizer import DIRECTIONS
 from viz_model.decoding import DEFAULT_LENGTH_PENALTY
@@ -332,7 +332,8 @@ def require_translation() -> Translation | None:
 def chart(fig, key: str) -> None:
     """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns."""
     # theme=None: the figures carry their own colours (viz_model.figures' one colour-scale policy).
-    st.plotly_chart(fig, key=key, width="stretch", theme=None,
+    # react_ready: Streamlit hands plotly every new figure twice; prepared, the second time costs no drawing.
+    st.plotly_chart(figures.react_ready(fig), key=key, width="stretch", theme=None,
                     config={"displaylogo": False, "scrollZoom": False})
 
 

@@ -2,6 +2,7 @@
 import json
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from viz_model import figures
@@ -95,3 +96,36 @@ def test_margins_come_from_the_labels_not_from_plotly_automargin():
     for fig in built:
         axes = [v for k, v in fig.layout.to_plotly_json().items() if k.startswith(("xaxis", "yaxis"))]
         assert axes and all(axis.get("automargin") is False for axis in axes)
+
+
+def _sent(fig) -> dict:
+    """The figure as Streamlit sends it to the browser."""
+    return json.loads(fig.to_json())
+
+
+def test_react_ready_leaves_nothing_for_plotly_react_to_redraw_on_a_copy():
+    """What Plotly.react compares by identity (see `react_ready`): no template, 1-D arrays as plain lists
+    (NaN as null), a data revision; the numbers drawn stay the same, 2-D heatmap values stay an array."""
+    xs = np.array([0, 1, np.nan, 1, 2], dtype=np.float32)
+    line = go.Figure([go.Scatter(x=xs, y=np.array([0.1, 9.075, 3, 4, 5], dtype=np.float32),
+                                 customdata=np.arange(5), marker=dict(size=np.array([3.0, 4, 5, 6, 7])))])
+    assert "template" in _sent(line)["layout"]                     # plotly.py's default, before
+    sent = _sent(figures.react_ready(line))
+    assert "template" not in sent["layout"] and sent["layout"]["datarevision"]
+    trace = sent["data"][0]
+    assert trace["x"] == [0.0, 1.0, None, 1.0, 2.0] and trace["y"] == [0.1, 9.075, 3.0, 4.0, 5.0]
+    assert trace["customdata"] == [0, 1, 2, 3, 4] and trace["marker"]["size"] == [3.0, 4.0, 5.0, 6.0, 7.0]
+    heat = figures.react_ready(figures.heatmaps(np.eye(3), list("abc"), list("abc"), y_title="q", x_title="k",
+                                                value_name="w"))
+    np.testing.assert_array_equal(figures.panel_values(heat)[0], np.eye(3))
+    assert "bdata" in _sent(heat)["data"][0]["z"]                  # still sent compactly
+
+
+def test_data_revision_follows_the_data_only():
+    def figure(values, title="t"):
+        return figures.react_ready(figures.line_chart(np.arange(3), {"a": values}, x_title=title, y_title="y"))
+    first = figure(np.array([1.0, 2.0, 3.0]))
+    assert figure(np.array([1.0, 2.0, 3.0])).layout.datarevision == first.layout.datarevision
+    assert figure(np.array([1.0, 2.0, 3.0]), title="other").layout.datarevision == first.layout.datarevision
+    assert figure(np.array([1.0, 2.0, 3.5])).layout.datarevision != first.layout.datarevision
+    assert figures.react_ready(first).layout.datarevision == first.layout.datarevision    # idempotent

@@ -11,11 +11,14 @@ Labels: text a user typed reaches the figures as token labels. Plotly renders a 
 and hover labels, so every label goes through `escape_label` (html.escape); tokens are also prefixed with
 their position (`0:the`, `4:the`) because plotly merges repeated category labels on an axis.
 
-Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which keeps the payload small.
+Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which keeps the payload small;
+`react_ready` turns the 1-D ones back into lists just before a figure is drawn (why is said there).
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import unicodedata
 from collections.abc import Sequence
 
@@ -30,6 +33,9 @@ HIGHLIGHT_COLOUR = "#d62728"
 BACKGROUND_COLOUR = "#9aa5b1"
 FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14,
             color="#222222")
+# What every figure's layout starts from. There is no plotly template (see react_ready): what the default
+# one gave and these figures want is set here and in `_axis`.
+LOOK = dict(font=FONT, plot_bgcolor="white", hoverlabel=dict(align="left"))
 # Show each cell's value as text only when the matrix is small enough to read on a projector.
 MAX_CELLS_WITH_VALUES = 230
 TICK_PAD, TITLE_ROOM = 8, 30        # px: between tick labels and the plot; one line of axis title
@@ -158,7 +164,7 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
                       top=60 if titles or title else 30)
     cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
     colour_bar = dict(title=dict(text=escape_label(value_name), **(dict(side="right") if compact else {})),
-                      thickness=12 if compact else 14)
+                      thickness=12 if compact else 14, outlinewidth=0)
     traces, annotations = [], []
     layout = {"coloraxis": dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
                                 colorbar=colour_bar)}            # one colour axis: one scale for all panels
@@ -168,12 +174,13 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             suffix = "" if k == 1 else str(k)
             x0, y1 = c * (width + h_space), 1 - r * (tall + v_space)
             layout[f"xaxis{suffix}"] = dict(
-                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category",
+                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category", ticks="",
                 automargin=False, tickangle=x_angle, showticklabels=tick_labels,
                 **(dict(dtick=1) if every_token else {}),
                 **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}))
             layout[f"yaxis{suffix}"] = dict(
-                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", automargin=False,
+                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", ticks="",
+                automargin=False,
                 autorange="reversed", showticklabels=tick_labels and c == 0,   # row labels once, on the left
                 **(dict(dtick=1) if every_token else {}),
                 **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}))
@@ -200,8 +207,66 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     layout.update(
         height=height or int(panel_height * R + 60), annotations=annotations,
         margin=margin,
-        font=FONT, plot_bgcolor="white", **(dict(title=dict(text=escape_label(title))) if title else {}))
+        **LOOK, **(dict(title=dict(text=escape_label(title))) if title else {}))
     return go.Figure(data=traces, layout=layout)
+
+
+def react_ready(fig: go.Figure) -> go.Figure:
+    """`fig`, changed in place so that Plotly.react, handed a JSON copy of it, finds nothing to redraw.
+
+    Streamlit's chart element hands plotly each new figure twice: it draws it, then a JSON copy of it (its
+    theme step, which runs even with theme=None). Plotly.react compares the copy with what it has drawn and
+    draws everything again, at the cost of the first draw, if any of these differ by identity, as every
+    object of a copy does:
+    - layout.template (an attribute of type "any"): dropped; these figures set their colours and fonts
+      themselves, and the default template was 7 KB of every chart's payload besides;
+    - a 1-D typed array, which is how plotly.py sends a numpy array: 1-D numeric arrays become lists (NaN
+      as null), which Plotly.react leaves to layout.datarevision; a 2-D one (heatmap z) arrives as a list of
+      rows and passes as it is;
+    - any data array, while layout.datarevision is unset: it is set to a digest of the traces, so equal
+      figures carry equal revisions (Streamlit keeps an unchanged chart) and changed data a new one.
+    On the beam-search tree that second draw took as long as the first (~30 ms in headless Chromium);
+    now it is a few ms of comparing.
+    """
+    fig.layout.template = None
+    for trace in fig.data:
+        for path, vector in _numeric_vectors(trace.to_plotly_json()):
+            trace[path] = None                       # or plotly.py would store the list as an array again
+            trace[path] = _plain_list(vector)
+    fig.layout.datarevision = _digest(fig.data)
+    return fig
+
+
+def _numeric_vectors(props: dict, prefix: str = ""):
+    """(dotted path, array) for every 1-D numeric numpy array in a trace's properties."""
+    for name, value in props.items():
+        if isinstance(value, dict):
+            yield from _numeric_vectors(value, f"{prefix}{name}.")
+        elif isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "fiub":
+            yield prefix + name, value
+
+
+def _plain_list(vector: np.ndarray) -> list:
+    """A numeric vector as a list for JSON: NaN as None, float32 values by their shortest repr (9.075, not
+    the 9.074999809265137 that float() of a float32 gives)."""
+    if vector.dtype.kind != "f":
+        return vector.tolist()
+    if vector.dtype == np.float32:
+        vector = vector.astype(str).astype(np.float64)
+    return np.where(np.isnan(vector), None, vector).tolist()
+
+
+def _digest(traces) -> str:
+    """A short hash of the traces' content (arrays by their bytes)."""
+    def encode(value):
+        if isinstance(value, np.ndarray):
+            return value.tolist() if value.dtype == object else [str(value.dtype), value.shape,
+                                                                  value.tobytes().hex()]
+        if isinstance(value, np.generic):
+            return value.item()
+        raise TypeError(f"cannot digest {type(value).__name__}")
+    text = json.dumps([trace.to_plotly_json() for trace in traces], default=encode, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
 def panel_values(fig: go.Figure) -> list[np.ndarray]:
@@ -215,7 +280,7 @@ def _axis(title: str, **settings) -> dict:
     (`_margins`, not plotly's automargin). Figures are built with their whole layout at once: plotly's
     update_* calls each walk the property tree, which made building figures most of a page's rerun."""
     return {"title": dict(text=escape_label(title)), "gridcolor": "#eeeeee", "zerolinecolor": "#cccccc",
-            "automargin": False, **settings}
+            "ticks": "", "automargin": False, **settings}
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y_title: str,
@@ -240,7 +305,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y
     margin = _margins(labels, numbers, right=30) if horizontal else _margins(numbers, labels, x_angle)
     return go.Figure(trace, layout=dict(
         height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
-        margin=margin, font=FONT, plot_bgcolor="white",
+        margin=margin, **LOOK,
         xaxis=_axis(x_title, **({} if horizontal else category)),
         yaxis=_axis(y_title, **(category if horizontal else {}))))
 
@@ -281,9 +346,8 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
         layout = dict(xaxis=axes[0], yaxis=axes[1])
     margin = dict(l=10, r=10, t=30, b=10) if three_d else _margins(_number_labels(coords[:, 1]),
                                                                      _number_labels(coords[:, 0]))
-    return go.Figure(traces, layout=dict(height=height, margin=margin, font=FONT,
-                                         plot_bgcolor="white", legend=dict(orientation="h", y=1.02,
-                                                                           yanchor="bottom"), **layout))
+    return go.Figure(traces, layout=dict(height=height, margin=margin, **LOOK,
+                                         legend=dict(orientation="h", y=1.02, yanchor="bottom"), **layout))
 
 
 def matrix_frame(M, row_labels: Sequence[str], col_labels: Sequence[str] | None = None) -> pd.DataFrame:
@@ -355,7 +419,7 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
                        font=dict(size=12, color="#1b6ca8"))
     fig.update_xaxes(range=[-0.6, 11.4], visible=False)
     fig.update_yaxes(range=[0.2, 11.6], visible=False)
-    fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), font=FONT, plot_bgcolor="white",
+    fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), **LOOK,
                       showlegend=False, dragmode=False)
     return fig
 
@@ -395,8 +459,7 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
     all_y = np.concatenate([np.asarray(y, dtype=np.float64).ravel() for y in series.values()]
                            or [np.zeros(1)])
     return go.Figure(traces, layout=dict(xaxis=_axis(x_title), yaxis=_axis(y_title), height=height,
-                                         margin=_margins(_number_labels(all_y), _number_labels(x)), font=FONT,
-                                         plot_bgcolor="white",
+                                         margin=_margins(_number_labels(all_y), _number_labels(x)), **LOOK,
                                          legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
@@ -446,7 +509,7 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
     return go.Figure(traces, layout=dict(
         xaxis=_axis(x_title, **span_settings), yaxis=_axis(y_title, **span_settings, scaleanchor="x", scaleratio=1),
         annotations=arrows, height=height, margin=_margins(span_labels, span_labels),
-        font=FONT, plot_bgcolor="white",
+        **LOOK,
         legend=dict(orientation="h", y=1.02, yanchor="bottom")))
 
 
@@ -512,4 +575,4 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
         yaxis=_axis(y_title, range=[rows - 0.4, -0.8], showticklabels=False, showgrid=False, zeroline=False),
         height=height or int(max(360, min(1600, 56 * rows + 140))),
         margin=_margins([], [str(layout.n_steps)], top=40),
-        font=FONT, plot_bgcolor="white", legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan"))
+        **LOOK, legend=dict(orientation="h", y=1.01, yanchor="bottom"), dragmode="pan"))

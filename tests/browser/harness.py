@@ -56,8 +56,25 @@ WATCH_SCRIPT = """
   // its cells there for screen readers, 200 ms after drawing them): it does not count as the page changing.
   const shown = (r) => !(r.target.parentElement?.closest('canvas')
                          || (r.type === 'childList' && r.target.tagName === 'CANVAS'));
+  // Plotly charts drawn from scratch again after their first draw (window.__redraws): a new figure should
+  // cost one draw, though Streamlit hands it to Plotly.react twice (see viz_model.figures.react_ready).
+  // Plotly also redraws a chart, rightly, when a web font that was not loaded as it began drawing has
+  // loaded since (its text was measured in a fallback font): e.g. the monospace font of the first st.text.
+  // Those are not counted.
+  window.__redraws = [];
+  const watchChart = (gd) => {
+    if (gd.__watched || !gd.on) return;
+    gd.__watched = true;          // seen right after the synchronous part of its first draw
+    const pending = document.fonts ? [...document.fonts].filter(f => f.status !== 'loaded') : [];
+    const key = () => (gd.closest('[class*="st-key-"]')?.className.match(/st-key-([^ ]+)/) || [])[1] || '?';
+    gd.on('plotly_afterplot', () => { gd.__drawn = true; });
+    gd.on('plotly_beforeplot', () => {
+      const fontsArrived = pending.some(f => f.status === 'loaded' || f.status === 'error');
+      if (gd.__drawn && !fontsArrived) window.__redraws.push(key()); });
+  };
   const observer = new MutationObserver((records) => {
     if (records.some(shown)) window.__lastMutation = performance.now();
+    document.querySelectorAll('.js-plotly-plot').forEach(watchChart);
     const app = document.querySelector('[data-testid="stApp"]');
     if (app) seen(app.getAttribute('data-test-script-state'));
   });
@@ -247,6 +264,10 @@ class Session:
 
     def runs(self) -> int:
         return self.page.evaluate("() => window.__runs")
+
+    def redraws(self) -> list[str]:
+        """Charts in this tab drawn from scratch again after their first draw (their keys), in order."""
+        return self.page.evaluate("() => window.__redraws")
 
     def wait_idle(self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True,
                   effect: str | None = None) -> None:

@@ -43,6 +43,9 @@ def check_page(session, page, lang, text, direction, expected_translation):
     tables = session.count(TABLES)
     assert tables >= want.get("tables", 0), f"{tables} tables"
     assert session.clipped_labels() == [], "axis labels or titles cut off at a chart's edge"
+    # Streamlit hands each new figure to Plotly.react twice; prepared by figures.react_ready, the second
+    # hand-over finds nothing to draw (without it, every chart was drawn twice per new sentence).
+    assert session.redraws() == [], "charts drawn from scratch a second time"
 
 
 
