@@ -342,6 +342,8 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
     if three_d:                                  # 3-D scene axes have no automargin
         layout = dict(scene={name: {k: v for k, v in axis.items() if k != "automargin"}
                              for name, axis in zip(("xaxis", "yaxis", "zaxis"), axes)})
+        # Plotly's default eye (1.25, 1.25, 1.25) puts the nearest corner's labels outside the figure.
+        layout["scene"]["camera"] = dict(eye=dict(x=1.6, y=1.6, z=1.1))
     else:
         layout = dict(xaxis=axes[0], yaxis=axes[1])
     margin = dict(l=10, r=10, t=30, b=10) if three_d else _margins(_number_labels(coords[:, 1]),
