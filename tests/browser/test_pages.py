@@ -48,7 +48,6 @@ def check_page(session, page, lang, text, direction, expected_translation):
     assert session.redraws() == [], "charts drawn from scratch a second time"
 
 
-
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("page", APP_PAGES, ids=[p.section for p in APP_PAGES])
