@@ -4,7 +4,7 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (chart, explanation, frame, md, page_title, require_translation, sentence, tabs, tr,
+from pages.common import (chart, explanation, frame, md, page_title, require_translation, sections, sentence, tr,
                           translate, translator)
 from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
 from viz_model import figures
@@ -192,9 +192,10 @@ def sentence_part() -> None:
 
     # One part at a time, each drawn only while open: together they were five tables, a chart and three more
     # searches on every new sentence.
-    tabs("beam.part", {"beam.part_tree": tree_part, "beam.part_hypotheses": hypotheses_part,
-                       "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
-                       "beam.part_bleu": lambda: bleu_part(text, direction, translation)})
+    sections("beam.part", {
+        "beam.part_tree": tree_part, "beam.part_hypotheses": hypotheses_part,
+        "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
+        "beam.part_bleu": lambda: bleu_part(text, direction, translation)})
 
 
 def course_part() -> None:
@@ -243,4 +244,4 @@ def course_part() -> None:
 frame()
 page_title("beam")
 explanation("beam")
-tabs("beam.tab", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})
+sections("beam.tab", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})

@@ -6,7 +6,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.common import (chart, explanation, frame, labeller, md, page_title, require_translation, sentence,
-                          tabs, tr, translator)
+                          sections, tr, translator)
 from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens
@@ -79,7 +79,7 @@ def sentence_mode() -> None:
                 show_perplexity(text, direction, reference, tr("metrics.ppl_reference"), "metrics.ppl_reference")
 
     # One metric at a time, as the course takes them, and only the open one is computed and drawn.
-    tabs("metrics.part", {
+    sections("metrics.part", {
         "metrics.bleu": n_gram_part(lambda: show_bleu(candidate, reference, "metrics.bleu")),
         "metrics.rouge": n_gram_part(lambda: show_rouge(candidate, reference, "metrics")),
         "metrics.perplexity": perplexity_part})
@@ -96,8 +96,8 @@ def course_mode() -> None:
     if not reference:
         st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
         return
-    tabs("metrics.course_part", {"metrics.bleu": lambda: show_bleu(candidate, reference, "metrics.course_bleu"),
-                                 "metrics.rouge": lambda: show_rouge(candidate, reference, "metrics.course")})
+    sections("metrics.course_part", {"metrics.bleu": lambda: show_bleu(candidate, reference, "metrics.course_bleu"),
+                                     "metrics.rouge": lambda: show_rouge(candidate, reference, "metrics.course")})
 
 
 frame()

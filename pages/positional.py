@@ -4,7 +4,7 @@ of the current sentence marked on all of them."""
 import numpy as np
 import streamlit as st
 
-from pages.common import chart, explanation, frame, page_title, sentence, tabs, tr, translate, translator
+from pages.common import chart, explanation, frame, page_title, sections, sentence, tr, translate, translator
 from viz_model import figures
 from viz_model.analysis import distance_profiles
 from viz_model.positional import position_similarity, sinusoidal_encoding
@@ -131,6 +131,6 @@ def course_part() -> None:
     st.caption(tr("positional.course_caption"))
 
 
-# One view at a time: only the open tab is drawn (a new sentence redraws one or two charts, not five).
-tabs("positional.tab", {"positional.tab_curves": curves_part, "positional.tab_table": table_part,
-                        "positional.tab_similarity": similarity_part, "positional.tab_course": course_part})
+# One view at a time: only the chosen one is drawn (a new sentence redraws one or two charts, not five).
+sections("positional.tab", {"positional.tab_curves": curves_part, "positional.tab_table": table_part,
+                            "positional.tab_similarity": similarity_part, "positional.tab_course": course_part})

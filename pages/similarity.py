@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import (axis_titles, chart, explanation, frame, labeller, md, page_title,
-                          require_translation, tabs, tr, translator)
+                          require_translation, sections, tr, translator)
 from viz_model import figures
 from viz_model.analysis import (HAND_SCENARIOS, SIMILARITY_SOURCES, FeatureTableError, SimilarityMatrices,
                                 feature_vectors, hand_example, similarity_matrices, similarity_vectors,
@@ -79,9 +79,9 @@ def sentence_part() -> None:
             value_name=tr("similarity.value_softmax"), show_values=readable, panel_titles=titles),
             key="similarity.softmax")
 
-    # Drawn only while its tab is open: one figure per new sentence, not all four.
-    tabs("similarity.view", {**{f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)},
-                             "similarity.view_softmax": softmax_part})
+    # Drawn only while its section is chosen: one figure per new sentence, not all four.
+    views = {f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)}
+    sections("similarity.view", {**views, "similarity.view_softmax": softmax_part})
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
 
@@ -193,4 +193,4 @@ def course_part() -> None:
 frame()
 page_title("similarity")
 explanation("similarity")
-tabs("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_course": course_part})
+sections("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_course": course_part})

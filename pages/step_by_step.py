@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import (attention_controls, axis_titles, chart, explanation, folded, frame, labeller,
-                          page_title, require_translation, sentence, tabs, tr, translator)
+                          page_title, require_translation, sections, sentence, tr, translator)
 from viz_model import figures
 from viz_model.analysis import attention_step, step_difference, toy_attention, toy_inputs
 from viz_model.similarity import attention_arithmetic
@@ -105,11 +105,11 @@ def model_mode() -> None:
                      "step.output", tr("step.value"), tr("axis.dimension"))
         st.caption(tr("step.s5_caption", n=H, d=d_model))
 
-    # One step per tab, like a slide a teacher clicks through; only the open step is drawn (a new sentence
+    # One step at a time, like a slide a teacher clicks through; only the open step is drawn (a new sentence
     # redraws one or two charts instead of six).
-    tabs("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
-                      "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
-                      "step.tab_output": output_part})
+    sections("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
+                          "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
+                          "step.tab_output": output_part})
     # Every step recomputed by hand (viz_model.analysis.attention_step) against the model's own tensors.
     diff = step_difference(step, attention)
     if diff < 1e-3:

@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from pages.common import (chart, explanation, frame, labeller, md, model_dir, page_title,
-                          require_translation, tabs, tr, translator)
+                          require_translation, sections, tr, translator)
 from viz_model import figures
 from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, UNK
@@ -98,8 +98,8 @@ def input_part() -> None:
     st.caption(tr("tokens.input_caption"))
 
 
-# One section at a time: each tab's chart is drawn only while it is open, so a new sentence redraws one
+# One section at a time: each section's chart is drawn only while it is chosen, so a new sentence redraws one
 # chart at most instead of three.
-tabs("tokens.tab", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
-                    "tokens.tab_map": map_part, "tokens.tab_neighbours": neighbours_part,
-                    "tokens.tab_input": input_part})
+sections("tokens.tab", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
+                        "tokens.tab_map": map_part, "tokens.tab_neighbours": neighbours_part,
+                        "tokens.tab_input": input_part})

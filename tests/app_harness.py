@@ -99,9 +99,9 @@ def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
     return at
 
 
-def open_tab(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
-    """Switch the tabs with widget key `key` to the tab labelled by catalogue key `label_key` (only the open
-    tab's content runs, see pages.common.tabs), rerun, and require no error."""
+def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
+    """Choose, in the sections with widget key `key`, the one labelled by catalogue key `label_key` (only the
+    chosen section's content runs, see pages.common.sections), rerun, and require no error."""
     from viz_model.i18n import t
 
     at.session_state[key] = t(label_key, lang)

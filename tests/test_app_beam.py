@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               open_app, open_tab, set_widgets, translator)
+                               open_app, open_section, set_widgets, translator)
 from viz_model.analysis import metric_tokens
 from viz_model.decoding import greedy_search
 from viz_model.i18n import t
@@ -15,7 +15,6 @@ from viz_model.tokenizer import EOS, detokenize
 
 PAGE = "pages/beam_search.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
-
 
 
 def table(at, column_key):
@@ -42,8 +41,8 @@ def test_renders(name, lang):
         record = translator().translate(text, direction).record       # the page's defaults: k = 4, α = 0.75
         assert len(tree_nodes(figure(at, "beam.tree"))) == record.candidates_scored
         assert_user_text_escaped(at)
-    # The course's toy example is on its own tab, which runs only when opened (and needs no sentence).
-    open_tab(at, "beam.tab", "beam.tab_course", lang)
+    # The course's toy example is its own section, which runs only when chosen (and needs no sentence).
+    open_section(at, "beam.tab", "beam.tab_course", lang)
     assert chart_keys(at) == ["beam.toy_tree"]
 
 
@@ -53,8 +52,8 @@ def at():
 
 
 def settings(at, part="tree", **state):
-    """The page's widgets set, on the part (sub-tab of "Your sentence") that shows what is checked."""
-    open_tab(at, "beam.part", f"beam.part_{part}")
+    """The page's widgets set, on the part (a section inside "Your sentence") that shows what is checked."""
+    open_section(at, "beam.part", f"beam.part_{part}")
     return set_widgets(at, "beam", **state)
 
 
@@ -82,7 +81,7 @@ def test_tree_step_by_step(at):
                 for i in decode(tr["customdata"]).tolist()}
     assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
     assert best and all(statuses[i] in ("kept", "finished") for i in best)
-    hyps = table(open_tab(at, "beam.part", "beam.part_hypotheses"), "beam.col_finished")
+    hyps = table(open_section(at, "beam.part", "beam.part_hypotheses"), "beam.col_finished")
     # The table shows 4 decimals; the page's search and this one may differ in the last float32 bit, which
     # can tip a rounding, so compare with the unrounded figures to half a unit in the 4th decimal (+ slack).
     shown_to_4dp = dict(rtol=0, atol=5e-5 + 1e-6)
@@ -99,7 +98,7 @@ def test_greedy_equals_greedy_search(at):
     expected = detokenize(greedy.hypotheses[0].tokens, "zh") or "∅"
     texts = [x.value for x in at.text]
     assert texts.count(expected) >= 3          # the output line, and both columns of "greedy and beam"
-    open_tab(at, "beam.part", "beam.part_tree")
+    open_section(at, "beam.part", "beam.part_tree")
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in greedy.nodes())
 
 
@@ -134,7 +133,7 @@ def test_bleu_against_the_corpus_reference(at):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_course_toy_example(lang):
-    at = open_tab(open_app(PAGE, text="", lang=lang), "beam.tab", "beam.tab_course", lang)
+    at = open_section(open_app(PAGE, text="", lang=lang), "beam.tab", "beam.tab_course", lang)
     results = table_in(at, lang, "beam.col_product")
     assert results["P"].tolist() == ["0.048", "0.054", "0.054"]
     assert results[t("beam.col_product", lang)].tolist()[:2] == ["0.5 × 0.4 × 0.4 × 0.6", "0.5 × 0.3 × 0.6 × 0.6"]
@@ -155,14 +154,14 @@ def table_in(at, lang, column_key):
     return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
-def test_each_part_is_a_tab_drawn_only_when_open():
+def test_each_part_is_a_section_drawn_only_when_chosen():
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
     hypotheses_column = t("beam.col_finished", "en")
     assert chart_keys(at) == ["beam.tree"]                       # the search tree opens first …
     assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]    # … and only it
-    open_tab(at, "beam.part", "beam.part_hypotheses")
+    open_section(at, "beam.part", "beam.part_hypotheses")
     assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
-    open_tab(at, "beam.part", "beam.part_bleu")
+    open_section(at, "beam.part", "beam.part_bleu")
     assert at.text_input(key="beam.reference").value == find_reference(TEXT, DIRECTION)
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               open_app, open_tab, translator)
+                               open_app, open_section, translator)
 from viz_model.analysis import metric_tokens
 from viz_model.i18n import t
 from viz_model.metrics import bleu, perplexity, rouge_n
@@ -12,7 +12,6 @@ from viz_model.references import find_reference
 
 PAGE = "pages/metrics.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
-
 
 
 def table(at, column_key, lang="en"):
@@ -32,12 +31,12 @@ def test_renders(name, lang):
     result = translator().translate(text, direction)
     reference = find_reference(text, direction)
     assert at.text_input(key="metrics.candidate").value == result.output_text
-    # BLEU first, one metric per tab, and only the open tab is drawn: no chart until perplexity is opened.
+    # BLEU first, one metric per section, and only the chosen one is drawn: no chart until perplexity is opened.
     assert chart_keys(at) == []
     precisions = [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
     assert len(precisions) == (1 if reference else 0)
     assert bool(at.info) == (not reference)                     # no reference: a prompt instead of BLEU
-    open_tab(at, "metrics.part", "metrics.perplexity", lang)
+    open_section(at, "metrics.part", "metrics.perplexity", lang)
     expected = ["metrics.ppl_candidate"] if result.output_tokens else []
     assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
     assert not [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
@@ -55,7 +54,7 @@ def test_course_example_is_one_click_away(lang):
     np.testing.assert_allclose(shown[t("metrics.col_precision", lang)], [0.8, 0.75, 0.3333, 0])
     assert any("e^{1 - 6/5} = 0.8187" in x.value for x in at.latex)
     assert any("BLEU = 0.0000" in m.value for m in at.markdown)
-    open_tab(at, "metrics.course_part", "metrics.rouge", lang)
+    open_section(at, "metrics.course_part", "metrics.rouge", lang)
     rouge = table(at, "metrics.col_recall", lang)
     assert rouge[t("metrics.col_fraction", lang)].tolist() == ["4/6", "3/5", "1/4", "0/3"]
 
@@ -76,17 +75,17 @@ def test_numbers_on_the_users_pair(at):
     assert shown[t("metrics.col_matches", "en")].tolist() == expected.matches
     np.testing.assert_allclose(shown[t("metrics.col_precision", "en")], np.round(expected.precisions, 4))
     assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
-    open_tab(at, "metrics.part", "metrics.rouge")
+    open_section(at, "metrics.part", "metrics.rouge")
     recalls = table(at, "metrics.col_recall")[t("metrics.col_recall", "en")].tolist()
     np.testing.assert_allclose(recalls, [round(rouge_n(candidate, [reference], n).recall, 4) for n in range(1, 5)])
-    open_tab(at, "metrics.part", "metrics.perplexity")
+    open_section(at, "metrics.part", "metrics.perplexity")
     for key, tokens in (("metrics.ppl_candidate", candidate), ("metrics.ppl_reference", reference)):
         scored = model.score(TEXT, DIRECTION, " ".join(tokens))
         bars = figure(at, key)["data"][0]
         np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
         ppl = perplexity(scored.log_probs, base=2).perplexity
         assert any(f"= {ppl:.3f}" in x.value for x in at.latex)
-    open_tab(at, "metrics.part", "metrics.bleu")                # the next test edits and reads BLEU
+    open_section(at, "metrics.part", "metrics.bleu")                # the next test edits and reads BLEU
 
 
 def test_editing_the_candidate(at):

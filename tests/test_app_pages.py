@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tests.app_harness import SENTENCES, errors, open_app, open_tab, translator
+from tests.app_harness import SENTENCES, errors, open_app, open_section, translator
 
-# page -> {open tab (catalogue key of its label; None: a page without tabs) -> chart keys drawn there}
+# page -> {chosen section (catalogue key of its label; None: a page without sections) -> chart keys drawn there}
 PAGES = {
     "pages/home.py": {None: ["home.architecture"]},
     "pages/tokens.py": {"tokens.tab_tokenization": [], "tokens.tab_embeddings": ["tokens.embeddings"],
@@ -40,10 +40,10 @@ def test_page_renders(page, name, lang):
         assert at.info, "blank text should get a friendly prompt"
         return
     result = translator().translate(text, direction)
-    row_labels = []                                                   # the charts' y labels, all tabs
+    row_labels = []                                                   # the charts' y labels, all sections
     for tab, keys in PAGES[page].items():
         if tab is not None:
-            open_tab(at, TAB_WIDGETS[page], tab, lang)
+            open_section(at, TAB_WIDGETS[page], tab, lang)
         ids = chart_ids(at)
         assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(keys), (tab, ids)
         assert result.output_text in [t.value for t in at.text]      # the translation is always visible

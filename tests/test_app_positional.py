@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               heatmap_panels, open_app, open_tab, translator)
+                               heatmap_panels, open_app, open_section, translator)
 from viz_model.positional import position_similarity, sinusoidal_encoding
 
 PAGE = "pages/positional.py"
@@ -15,7 +15,7 @@ TABS = {"positional.tab_curves": ["positional.curves"], "positional.tab_table": 
 
 
 def on_tab(at, tab, lang="en"):
-    return open_tab(at, "positional.tab", tab, lang)
+    return open_section(at, "positional.tab", tab, lang)
 
 
 

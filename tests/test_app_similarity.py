@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               heatmap_panels, open_app, open_tab, set_widgets, translator)
+                               heatmap_panels, open_app, open_section, set_widgets, translator)
 from viz_model.analysis import similarity_matrices
 from viz_model.figures import token_labels
 from viz_model.i18n import t
@@ -36,17 +36,19 @@ def test_renders(name, lang):
         assert chart_keys(view(at, "softmax", lang)) == ["similarity.softmax"]
         assert_user_text_escaped(at)
     # The course example is on its own tab, which runs only when opened (and needs no sentence).
-    open_tab(at, "similarity.tab", "similarity.tab_course", lang)
+    open_section(at, "similarity.tab", "similarity.tab_course", lang)
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
-def test_open_tab_survives_a_language_switch():
-    at = open_tab(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "similarity.tab",
-                  "similarity.tab_course", "en")
+def test_the_chosen_section_survives_a_language_switch():
+    at = open_section(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "similarity.tab",
+                      "similarity.tab_course", "en")
     at.session_state["lang"] = "zh"
     at.run()
     assert errors(at) == []
-    assert at.session_state["similarity.tab"] == t("similarity.tab_course", "zh")
+    sections = at.button_group(key="similarity.tab")       # one row of buttons, in the new language
+    assert sections.options == [t("similarity.tab_sentence", "zh"), t("similarity.tab_course", "zh")]
+    assert sections.value == at.session_state["similarity.tab"] == t("similarity.tab_course", "zh")
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
@@ -66,7 +68,7 @@ def choose(at, **state):
 
 def view(at, name, lang="en"):
     """Open the figure tab `name` (a measure, or "softmax") of the sentence tab."""
-    return open_tab(at, "similarity.view", f"similarity.view_{name}", lang)
+    return open_section(at, "similarity.view", f"similarity.view_{name}", lang)
 
 
 def shown(at):
@@ -146,7 +148,7 @@ def table(at, column_key):
 
 @pytest.fixture(scope="module")
 def course():
-    return open_tab(open_app(PAGE, text=TEXT, direction=DIRECTION), "similarity.tab", "similarity.tab_course")
+    return open_section(open_app(PAGE, text=TEXT, direction=DIRECTION), "similarity.tab", "similarity.tab_course")
 
 
 def test_course_numbers(course):
@@ -188,7 +190,7 @@ def test_apple_moves_toward_orange_and_toward_phone(course):
 
 
 def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
-    at = open_tab(open_app(PAGE, text=""), "similarity.tab", "similarity.tab_course")
+    at = open_section(open_app(PAGE, text=""), "similarity.tab", "similarity.tab_course")
     at.session_state[TABLE] = {"edited_rows": {1: {"Tech": 3.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert errors(at) == [] and not at.warning

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.app_harness import chart_keys, decode, figure, heatmap_panels, open_app, open_tab, translator
+from tests.app_harness import chart_keys, decode, figure, heatmap_panels, open_app, open_section, translator
 from viz_model.analysis import attention_step
 
 
@@ -18,19 +18,19 @@ def test_step_weights_equal_the_attention_heatmap(kind, layer, head, query):
     at.switch_page("pages/step_by_step.py").run()
     for key, value in dict(kind=kind, layer=layer, head=head, query=query).items():
         at.session_state[f"step.{key}"] = value
-    open_tab(at, "step.tab", "step.tab_scores")
+    open_section(at, "step.tab", "step.tab_scores")
     weights = decode(figure(at, "step.weights")["data"][0]["x"]).astype(np.float64)
     np.testing.assert_allclose(weights, np.nan_to_num(row), atol=1e-5)
     assert at.success                                      # recomputation agrees with the model's trace
     # the concatenated heads × W^O panel is the layer's real output for this token
     trace = translator().translate(text, "en2zh").trace
-    open_tab(at, "step.tab", "step.tab_output")
+    open_section(at, "step.tab", "step.tab_output")
     assert at.success
     concat, output = heatmap_panels(figure(at, "step.output"))[0]
     np.testing.assert_allclose(output, trace.attention(kind, layer).output[query], atol=1e-4)
     params = translator().attention_parameters(kind, layer)
     step = attention_step(trace.attention(kind, layer), params, head, query)
-    open_tab(at, "step.tab", "step.tab_projections")
+    open_section(at, "step.tab", "step.tab_projections")
     (q,) = heatmap_panels(figure(at, "step.q"))[0]
     np.testing.assert_allclose(q, step.q, atol=1e-4)
 
@@ -79,5 +79,5 @@ def test_each_step_is_a_tab_and_only_the_open_one_is_drawn():
              "step.tab_output": ["step.output"]}
     assert chart_keys(at) == drawn["step.tab_inputs"]            # the first step is open at first
     for tab, keys in drawn.items():
-        assert chart_keys(open_tab(at, "step.tab", tab)) == keys
+        assert chart_keys(open_section(at, "step.tab", tab)) == keys
         assert at.success                                      # the check under the tabs, on every step

@@ -99,21 +99,21 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
                                                              ("step", "step.tab_scores", 1, 1),
                                                              ("positional", "positional.tab_similarity", 2, 0),
                                                              ("metrics", "metrics.perplexity", 2, 0)])
-def test_a_tab_draws_its_content_when_opened(session, section, label_key, charts, tables, screenshots):
-    """Only the open tab's content runs (pages.common.tabs): opening a tab draws its charts."""
+def test_a_section_draws_its_content_when_chosen(session, section, label_key, charts, tables, screenshots):
+    """Only the chosen section's content runs (pages.common.sections): choosing one draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
     session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
     if is_placeholder(session):
         pytest.skip(f"{page.file} is still a placeholder")
-    tab = session.page.get_by_role("tab", name=t(label_key, "en"))
-    session.click_and_wait(tab)
-    assert tab.get_attribute("aria-selected") == "true"
-    panel = session.page.locator('[role="tabpanel"]:visible')
+    main = session.page.locator('[data-testid="stMain"]')
+    choice = main.get_by_role("radiogroup", name=t("common.sections", "en")).get_by_role("radio",
+                                                                                          name=t(label_key, "en"))
+    expect(choice).to_have_attribute("aria-checked", "false")
+    session.click_and_wait(choice)
+    expect(choice).to_have_attribute("aria-checked", "true")
     # A page's first chart can arrive after its run has finished (plotly's code loads on first use): wait.
-    expect(panel.locator(DRAWN_CHARTS)).to_have_count(charts, timeout=30_000)
-    drawn = panel.locator(DRAWN_CHARTS).count()
-    session.screenshot(f"{section}-tab-{label_key.split('.')[-1].removeprefix('tab_')}", screenshots)
-    assert drawn == charts, f"{drawn} charts drawn on the tab"
-    shown = panel.locator(TABLES).count()
-    assert shown >= tables, f"{shown} tables on the tab"
+    expect(main.locator(DRAWN_CHARTS)).to_have_count(charts, timeout=30_000)
+    session.screenshot(f"{section}-section-{label_key.split('.')[-1].removeprefix('tab_')}", screenshots)
+    shown = main.locator(TABLES).count()
+    assert shown >= tables, f"{shown} tables in the section"
     assert session.problems() == [], "\n".join(session.problems())
