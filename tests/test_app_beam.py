@@ -1,6 +1,8 @@
 """Beam search page: the tree at step s has one node per candidate the search scored up to s, the step
 buttons move it, greedy (k = 1) equals decoding.greedy_search, the hypotheses and BLEU tables equal viz_model,
 "what if" forces the chosen token, and the course's toy numbers (0.048 against 0.054, 10^40 against 5×10^5)."""
+import json
+
 import numpy as np
 import pytest
 
@@ -163,6 +165,27 @@ def test_each_part_is_a_section_drawn_only_when_chosen():
     assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
     open_section(at, "beam.part", "beam.part_bleu")
     assert at.text_input(key="beam.reference").value == find_reference(TEXT, DIRECTION)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
+    # The step table's widths are fixed (measuring every cell cost the browser time on each new sentence), so
+    # they must fit their headers, every status, and the vocabulary's longest token (figures.text_width is on
+    # the generous side; the grid pads a cell 8 px each side).
+    from viz_model.figures import text_width
+
+    at = open_app(PAGE, text=TEXT, direction=DIRECTION, lang=lang)
+    step_table = next(df for df in at.dataframe if t("beam.col_status", lang) in df.value.columns)
+    widths = {name: config["width"] for name, config in json.loads(step_table.proto.columns).items()
+              if name in step_table.value.columns}
+    assert list(widths) == list(step_table.value.columns)                # every column has its width
+    room = {name: width - 16 for name, width in widths.items()}
+    assert all(text_width(name) <= room[name] for name in widths)
+    statuses = [t(f"beam.status_{s}", lang) for s in ("kept", "pruned", "finished", "best", "root")]
+    assert max(map(text_width, statuses)) <= room[t("beam.col_status", lang)]
+    assert max(map(text_width, translator().tokenizer.vocab)) <= room[t("beam.col_token", lang)]
+    for column in ("beam.col_p", "beam.col_logp", "beam.col_score"):
+        assert max(map(text_width, step_table.value[t(column, lang)].map(str))) <= room[t(column, lang)]
 
 
 def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
