@@ -17,7 +17,7 @@ from viz_model.toy_search import (COURSE_TABLE, VOCAB, beam_cost, beam_search, c
                                   exhaustive_count, exhaustive_search, greedy_search)
 
 STEP = "beam.step"            # 1-based step shown in the tree, owned by the slider
-# The step table's column widths in pixels, wide enough for both languages' headers and statuses.
+# The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).
 STEP_TABLE_WIDTHS = {"beam.col_prefix": 320, "beam.col_token": 130, "beam.col_p": 90, "beam.col_logp": 90,
                      "beam.col_score": 90, "beam.col_status": 160}
 
