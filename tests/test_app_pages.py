@@ -18,7 +18,7 @@ PAGES = {
                               "step.tab_scores": ["step.weights"], "step.tab_weighted_sum": ["step.weighted"],
                               "step.tab_output": ["step.output"]},
 }
-TAB_WIDGETS = {"pages/tokens.py": "tokens.tab", "pages/step_by_step.py": "step.tab"}
+SECTION_WIDGETS = {"pages/tokens.py": "tokens.tab", "pages/step_by_step.py": "step.tab"}
 
 
 def chart_ids(at):
@@ -41,11 +41,11 @@ def test_page_renders(page, name, lang):
         return
     result = translator().translate(text, direction)
     row_labels = []                                                   # the charts' y labels, all sections
-    for tab, keys in PAGES[page].items():
-        if tab is not None:
-            open_section(at, TAB_WIDGETS[page], tab, lang)
+    for section, keys in PAGES[page].items():
+        if section is not None:
+            open_section(at, SECTION_WIDGETS[page], section, lang)
         ids = chart_ids(at)
-        assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(keys), (tab, ids)
+        assert sorted(i.rsplit("-", 1)[1] for i in ids) == sorted(keys), (section, ids)
         assert result.output_text in [t.value for t in at.text]      # the translation is always visible
         if result.source.unknown_words:
             assert at.warning

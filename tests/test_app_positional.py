@@ -9,13 +9,13 @@ from viz_model.positional import position_similarity, sinusoidal_encoding
 
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
-# open tab -> the charts it draws (the model's own encoding of the sentence is added on the table tab)
-TABS = {"positional.tab_curves": ["positional.curves"], "positional.tab_table": ["positional.heatmap"],
+# chosen section -> the charts it draws (the model's own encoding of the sentence is added on the table section)
+SECTIONS = {"positional.tab_curves": ["positional.curves"], "positional.tab_table": ["positional.heatmap"],
         "positional.tab_similarity": ["positional.distance", "positional.similarity"], "positional.tab_course": []}
 
 
-def on_tab(at, tab, lang="en"):
-    return open_section(at, "positional.tab", tab, lang)
+def on_section(at, section, lang="en"):
+    return open_section(at, "positional.tab", section, lang)
 
 
 
@@ -25,11 +25,11 @@ def test_renders(name, lang):
     text, direction = SENTENCES[name]
     at = open_app(PAGE, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    for tab, charts in TABS.items():
-        on_tab(at, tab, lang)
+    for section, charts in SECTIONS.items():
+        on_section(at, section, lang)
         # The encoding does not need a sentence; without one nothing is marked and a prompt says why.
-        expected = charts + ["positional.sentence"] if tab.endswith("table") and name != "empty" else charts
-        assert chart_keys(at) == sorted(expected), tab
+        expected = charts + ["positional.sentence"] if section.endswith("table") and name != "empty" else charts
+        assert chart_keys(at) == sorted(expected), section
         if name == "empty":
             assert at.info
         assert_user_text_escaped(at)
@@ -48,7 +48,7 @@ def trace():
 def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
     config = translator().config
     S = len(trace.source_tokens)
-    (table,) = heatmap_panels(figure(on_tab(at, "positional.tab_table"), "positional.heatmap"))
+    (table,) = heatmap_panels(figure(on_section(at, "positional.tab_table"), "positional.heatmap"))
     assert table.shape == (max(config.max_len, S), config.d_model)
     np.testing.assert_allclose(table, sinusoidal_encoding(table.shape[0], config.d_model), atol=1e-6)
     np.testing.assert_allclose(table[:S], trace.source_positional, atol=1e-6)        # the framed rows
@@ -56,7 +56,7 @@ def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
     assert shapes and shapes[0]["y0"] == -0.5 and shapes[0]["y1"] == S - 0.5
     (sentence,) = heatmap_panels(figure(at, "positional.sentence"))
     np.testing.assert_allclose(sentence, trace.source_positional, atol=1e-7)
-    curves = figure(on_tab(at, "positional.tab_curves"), "positional.curves")["data"]
+    curves = figure(on_section(at, "positional.tab_curves"), "positional.curves")["data"]
     lines = [c for c in curves if c.get("meta") != "marks"]
     marks = [c for c in curves if c.get("meta") == "marks"]
     assert len(lines) == len(marks) > 0
@@ -68,7 +68,7 @@ def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
 
 
 def test_similarity_depends_on_the_distance(at):
-    (similarity,) = heatmap_panels(figure(on_tab(at, "positional.tab_similarity"), "positional.similarity"))
+    (similarity,) = heatmap_panels(figure(on_section(at, "positional.tab_similarity"), "positional.similarity"))
     L, d = similarity.shape[0], translator().config.d_model
     np.testing.assert_allclose(similarity, position_similarity(sinusoidal_encoding(L, d)), rtol=1e-5, atol=1e-3)
     profiles = [decode(c["y"]) for c in figure(at, "positional.distance")["data"]]
@@ -81,20 +81,20 @@ def test_similarity_depends_on_the_distance(at):
 def test_course_example_and_controls(at):
     at.button(key="positional.course").click().run()
     assert errors(at) == []
-    (table,) = heatmap_panels(figure(on_tab(at, "positional.tab_table"), "positional.heatmap"))
+    (table,) = heatmap_panels(figure(on_section(at, "positional.tab_table"), "positional.heatmap"))
     np.testing.assert_allclose(table, sinusoidal_encoding(6, 5), atol=1e-7)
     assert chart_keys(at) == ["positional.heatmap"]           # another d_model: the model's PE is not marked
     assert any("d_model" in i.value for i in at.info)
-    course = on_tab(at, "positional.tab_course").dataframe[0].value
+    course = on_section(at, "positional.tab_course").dataframe[0].value
     assert course.shape == (6, 5) and course.index[0] == "0: when"
     np.testing.assert_allclose(course.to_numpy(), np.round(sinusoidal_encoding(6, 5), 4))
-    on_tab(at, "positional.tab_curves")
+    on_section(at, "positional.tab_curves")
     at.multiselect(key="positional.dims").set_value([0, 4]).run()
     lines = figure(at, "positional.curves")["data"]
     assert len(lines) == 2
     np.testing.assert_allclose(decode(lines[1]["y"]), sinusoidal_encoding(6, 5)[:, 4], atol=1e-7)
-    # the chosen dimensions survive a visit to another tab (Streamlit forgets undrawn widgets' values)
-    on_tab(at, "positional.tab_similarity")
-    assert len(figure(on_tab(at, "positional.tab_curves"), "positional.curves")["data"]) == 2
+    # the chosen dimensions survive a visit to another section (Streamlit forgets undrawn widgets' values)
+    on_section(at, "positional.tab_similarity")
+    assert len(figure(on_section(at, "positional.tab_curves"), "positional.curves")["data"]) == 2
     at.button(key="positional.model_size").click().run()
-    assert "positional.sentence" in chart_keys(on_tab(at, "positional.tab_table"))
+    assert "positional.sentence" in chart_keys(on_section(at, "positional.tab_table"))

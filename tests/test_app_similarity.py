@@ -35,7 +35,7 @@ def test_renders(name, lang):
             assert chart_keys(view(at, measure, lang)) == [f"similarity.{measure}"]
         assert chart_keys(view(at, "softmax", lang)) == ["similarity.softmax"]
         assert_user_text_escaped(at)
-    # The course example is on its own tab, which runs only when opened (and needs no sentence).
+    # The course example is its own section, which runs only when chosen (and needs no sentence).
     open_section(at, "similarity.tab", "similarity.tab_course", lang)
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
@@ -67,13 +67,13 @@ def choose(at, **state):
 
 
 def view(at, name, lang="en"):
-    """Open the figure tab `name` (a measure, or "softmax") of the sentence tab."""
+    """Choose the figure section `name` (a measure, or "softmax") of the sentence section."""
     return open_section(at, "similarity.view", f"similarity.view_{name}", lang)
 
 
 def shown(at):
-    """The matrices shown: one figure per measure (a tab each), then their softmaxes as one figure of three
-    panels, MEASURES order; the dot product's tab, the first, is left open."""
+    """The matrices shown: one figure per measure (a section each), then their softmaxes as one figure of three
+    panels, MEASURES order; the dot product's section, the first, is left chosen."""
     softmax_panels = heatmap_panels(figure(view(at, "softmax"), "similarity.softmax"))
     matrices = {m: heatmap_panels(figure(view(at, m), f"similarity.{m}")) for m in reversed(MEASURES)}
     assert len(softmax_panels) == len(MEASURES) and all(len(panels) == 1 for panels in matrices.values())

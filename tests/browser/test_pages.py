@@ -18,10 +18,10 @@ TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en
 EXPECTED = {
     "home": {"charts": 1, "tables": 1},          # architecture figure, model card
     "tokens": {"tables": 1},                     # tokenization (each chart is on its own tab)
-    "similarity": {"charts": 1},                 # the three measures (their softmaxes: the next tab)
+    "similarity": {"charts": 1},                 # the three measures (their softmaxes: the next section)
     "attention": {"charts": 1},                  # one head beside the mean of the heads
-    "step": {"charts": 1},                       # step 1's inputs x (each step is a tab)
-    "positional": {"charts": 1},                 # the curves (the other views are tabs)
+    "step": {"charts": 1},                       # step 1's inputs x (each step is a section)
+    "positional": {"charts": 1},                 # the curves (the other views are sections)
     "beam": {"charts": 1, "tables": 1},          # search tree; final hypotheses (the toy tree: its own tab)
     "metrics": {},                               # BLEU's table only with a reference (perplexity: its own tab)
 }
