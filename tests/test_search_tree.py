@@ -117,3 +117,19 @@ def test_metric_helpers():
     assert analysis.scientific(10**40) == (1.0, 40) and analysis.scientific(5 * 10**5) == (5.0, 5)
     profiles = analysis.distance_profiles(np.arange(16.0).reshape(4, 4), [0, 2])
     assert profiles[2].tolist() == [10, 11]
+
+
+def test_tree_figure_passes_plotlys_validation_and_comes_out_the_same(record):
+    """The tree is built without plotly.py's validation (for speed); rebuilt with it, the same figure must
+    come out: no property plotly would reject or change, in either interface language."""
+    import plotly.graph_objects as go
+
+    for names in ({k: k for k in ("root", "kept", "pruned", "finished", "best")},
+                  {"root": "根", "kept": "保留", "pruned": "剪枝", "finished": "完成", "best": "<b>最佳</b>"}):
+        fig = figures.react_ready(figures.search_tree(tree_layout(record), names=names, x_title="步",
+                                                      y_title="rank", hover="{token} {p} {logp} {score} {status}"))
+        sent = fig.to_plotly_json()
+        assert sent["layout"].pop("template", None) is None              # react_ready's: no template
+        validated = go.Figure(sent).to_plotly_json()                       # raises on an invalid property
+        validated["layout"].pop("template", None)
+        assert validated == sent
