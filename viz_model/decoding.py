@@ -23,7 +23,7 @@ class _Beam:
     node: int | None              # id of its last candidate in the record
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, max_len: int | None = None,
                 length_penalty: float = DEFAULT_LENGTH_PENALTY, prefix: list[int] = (),
                 alternatives: int = 3, min_len: int = 0) -> SearchRecord:
@@ -121,7 +121,7 @@ def greedy_search(model, tokenizer, source_ids: list[int], max_len: int | None =
                        alternatives=alternatives)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def greedy_batch(model, tokenizer, sources: list[list[int]], max_len: int | None = None) -> list[list[int]]:
     """Greedy decoding of many sentences at once (for evaluation); returns ids without <bos>/<eos>."""
     max_len = min(max_len or model.config.max_len, model.config.max_len)
@@ -161,7 +161,7 @@ class SequenceScore:
         return math.exp(self.log_prob)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def score_target(model, tokenizer, source_ids: list[int], target_ids: list[int]) -> SequenceScore:
     """P(target | source) under the model, with the probability of each token (target without <bos>/<eos>)."""
     decoder_input = [tokenizer.bos_id] + list(target_ids)

@@ -161,7 +161,7 @@ def build_trace(model, tokenizer, source_ids: list[int], target_ids: list[int]) 
     import torch
 
     decoder_input = [tokenizer.bos_id] + list(target_ids)
-    with torch.no_grad():
+    with torch.inference_mode():
         src = torch.tensor([source_ids])
         tgt = torch.tensor([decoder_input])
         memory, source_allowed, enc = model.encode(src, record=True)
