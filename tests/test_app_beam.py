@@ -175,7 +175,8 @@ def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
     from viz_model.figures import text_width
 
     at = open_app(PAGE, text=TEXT, direction=DIRECTION, lang=lang)
-    step_table = next(df for df in at.dataframe if t("beam.col_status", lang) in df.value.columns)
+    at.session_state["beam.step_table_open"] = True              # unfold, as a click on the expander does
+    step_table = next(df for df in at.run().dataframe if t("beam.col_status", lang) in df.value.columns)
     widths = {name: config["width"] for name, config in json.loads(step_table.proto.columns).items()
               if name in step_table.value.columns}
     assert list(widths) == list(step_table.value.columns)                # every column has its width
@@ -186,6 +187,26 @@ def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
     assert max(map(text_width, translator().tokenizer.vocab)) <= room[t("beam.col_token", lang)]
     for column in ("beam.col_p", "beam.col_logp", "beam.col_score"):
         assert max(map(text_width, step_table.value[t(column, lang)].map(str))) <= room[t(column, lang)]
+
+
+def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
+    at = open_app(PAGE, text=TEXT, direction=DIRECTION)
+    assert not [df for df in at.dataframe if t("beam.col_status", "en") in df.value.columns]    # folded
+    record = translator().translate(TEXT, DIRECTION).record
+    at.session_state["beam.step_table_open"] = True              # unfold, as a click on the expander does
+    for step in (len(record.steps), 1, 2):                        # it stays open as the step moves
+        at.session_state["beam.step"] = step
+        shown = table(at.run(), "beam.col_status")
+        candidates = record.steps[step - 1].candidates
+        assert shown[t("beam.col_token", "en")].tolist() == [c.token for c in candidates]
+        assert shown[t("beam.col_status", "en")].tolist() == [t(f"beam.status_{c.status}", "en")
+                                                               for c in candidates]
+        for column, field in (("beam.col_p", "prob"), ("beam.col_logp", "cumulative_log_prob"),
+                              ("beam.col_score", "score")):                       # 4 decimals shown
+            np.testing.assert_allclose(shown[t(column, "en")], [getattr(c, field) for c in candidates],
+                                       rtol=0, atol=5e-5 + 1e-6)
+        prefixes = [" · ".join(n.token for n in record.path_nodes(c.hypothesis)[:-1]) or "∅" for c in candidates]
+        assert shown[t("beam.col_prefix", "en")].tolist() == prefixes
 
 
 def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):

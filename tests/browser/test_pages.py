@@ -22,7 +22,7 @@ EXPECTED = {
     "attention": {"charts": 1},                  # one head beside the mean of the heads
     "step": {"charts": 1},                       # step 1's inputs x (each step is a section)
     "positional": {"charts": 1},                 # the curves (the other views are sections)
-    "beam": {"charts": 1, "tables": 1},          # search tree; final hypotheses (the toy tree: its own tab)
+    "beam": {"charts": 1},                       # search tree (its step table folded; the rest: sections)
     "metrics": {},                               # BLEU's table only with a reference (perplexity: its own tab)
 }
 
