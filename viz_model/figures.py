@@ -218,7 +218,8 @@ def react_ready(fig: go.Figure) -> go.Figure:
     theme step, which runs even with theme=None). Plotly.react compares the copy with what it has drawn and
     draws everything again, at the cost of the first draw, if any of these differ by identity, as every
     object of a copy does:
-    - layout.template (an attribute of type "any"): dropped; these figures set their colours and fonts
+    - layout.template (an attribute of type "any"): dropped (null in a figure built unvalidated, which
+      plotly.js treats the same); these figures set their colours and fonts
       themselves, and the default template was 7 KB of every chart's payload besides;
     - a 1-D typed array, which is how plotly.py sends a numpy array: 1-D numeric arrays become lists (NaN
       as null), which Plotly.react leaves to layout.datarevision; a 2-D one (heatmap z) arrives as a list of
@@ -553,8 +554,7 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
                 xs += [parent.x, child.x, np.nan]        # NaN breaks the line between edges
                 ys += [parent.y, child.y, np.nan]
         if xs:
-            # float32 arrays, not lists: plotly validates a list item by item (most of the build time here)
-            # but passes an array through, base64-encoded.
+            # float32 arrays, like every figure's numbers (react_ready makes the 1-D ones lists when drawn).
             traces.append(go.Scatter(x=np.array(xs, dtype=np.float32), y=np.array(ys, dtype=np.float32),
                                      mode="lines", hoverinfo="skip", meta="edges",
                                      name=escape_label(names["best"]), showlegend=best,
