@@ -316,10 +316,10 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     dict(zip(labels, parts.values()))[chosen]()
 
 
-def folded(label: str, key: str, draw: Callable[[], None], icon: str | None = None) -> None:
+def folded(label: str, key: str, draw: Callable[[], None]) -> None:
     """An expander, closed at first, whose content runs only while it is open (opening it reruns): content
     nobody has unfolded would cost every rerun its time and payload, and the browser its drawing."""
-    box = st.expander(label, key=key, on_change="rerun", icon=icon)
+    box = st.expander(label, key=key, on_change="rerun")
     if box.open:
         with box:
             draw()
