@@ -3,8 +3,18 @@ one query token's top attended keys."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (attention_controls, axis_titles, chart, explanation, frame, labeller, md,
-                          page_title, require_translation, tr)
+from pages.common import (
+    attention_controls,
+    axis_titles,
+    chart,
+    explanation,
+    frame,
+    labeller,
+    md,
+    page_title,
+    require_translation,
+    tr,
+)
 from viz_model import figures
 from viz_model.analysis import head_differences, top_attended
 

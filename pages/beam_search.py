@@ -4,8 +4,20 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (chart, explanation, folded, frame, md, page_title, require_translation, sections,
-                          sentence, tr, translate, translator)
+from pages.common import (
+    chart,
+    explanation,
+    folded,
+    frame,
+    md,
+    page_title,
+    require_translation,
+    sections,
+    sentence,
+    tr,
+    translate,
+    translator,
+)
 from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import metric_tokens, scientific
@@ -13,8 +25,16 @@ from viz_model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.references import find_reference
 from viz_model.search_tree import tree_layout
 from viz_model.tokenizer import EOS, detokenize
-from viz_model.toy_search import (COURSE_TABLE, VOCAB, beam_cost, beam_search, course_next_probs,
-                                  exhaustive_count, exhaustive_search, greedy_search)
+from viz_model.toy_search import (
+    COURSE_TABLE,
+    VOCAB,
+    beam_cost,
+    beam_search,
+    course_next_probs,
+    exhaustive_count,
+    exhaustive_search,
+    greedy_search,
+)
 
 STEP = "beam.step"            # 1-based step shown in the tree, owned by the slider
 # The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).

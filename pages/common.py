@@ -18,11 +18,10 @@ from pathlib import Path
 import streamlit as st
 
 from viz_model import checkpoint, figures
+from viz_model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
 from viz_model.tokenizer import DIRECTIONS
-from viz_model.decoding import DEFAULT_LENGTH_PENALTY
-from viz_model.translator import (DEFAULT_BEAM_WIDTH, Translation, Translator, normalise_direction,
-                                suggested_direction)
+from viz_model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator, normalise_direction, suggested_direction
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens

@@ -1,8 +1,19 @@
 """Home: what the app is, the model card, the architecture, the current translation, links to every page."""
 import streamlit as st
 
-from pages.common import (PAGES, chart, explanation, frame, link_params, page_title, sentence,
-                          show_translation, tr, translate, translator)
+from pages.common import (
+    PAGES,
+    chart,
+    explanation,
+    frame,
+    link_params,
+    page_title,
+    sentence,
+    show_translation,
+    tr,
+    translate,
+    translator,
+)
 from viz_model import figures
 from viz_model.analysis import model_card_rows
 

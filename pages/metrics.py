@@ -5,8 +5,19 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages.common import (chart, explanation, frame, labeller, md, page_title, require_translation, sentence,
-                          sections, tr, translator)
+from pages.common import (
+    chart,
+    explanation,
+    frame,
+    labeller,
+    md,
+    page_title,
+    require_translation,
+    sections,
+    sentence,
+    tr,
+    translator,
+)
 from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens

@@ -7,14 +7,32 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (axis_titles, chart, explanation, frame, labeller, md, page_title,
-                          require_translation, sections, tr, translator)
+from pages.common import (
+    axis_titles,
+    chart,
+    explanation,
+    frame,
+    labeller,
+    md,
+    page_title,
+    require_translation,
+    sections,
+    tr,
+    translator,
+)
 from viz_model import figures
-from viz_model.analysis import (HAND_SCENARIOS, SIMILARITY_SOURCES, FeatureTableError, SimilarityMatrices,
-                                feature_vectors, hand_example, similarity_matrices, similarity_vectors,
-                                vector_pairs)
-from viz_model.similarity import (COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WORDS, softmax,
-                                  sum_normalise)
+from viz_model.analysis import (
+    HAND_SCENARIOS,
+    SIMILARITY_SOURCES,
+    FeatureTableError,
+    SimilarityMatrices,
+    feature_vectors,
+    hand_example,
+    similarity_matrices,
+    similarity_vectors,
+    vector_pairs,
+)
+from viz_model.similarity import COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WORDS, softmax, sum_normalise
 
 HAND_WORDS = ("apple", "orange", "phone", "and", "an")      # the table's rows, in the brief's order
 TABLE_VERSION = "similarity.hand_version"                    # bumped by "reset" to get a fresh editor

@@ -4,8 +4,21 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (attention_controls, axis_titles, chart, explanation, folded, frame, labeller,
-                          page_title, require_translation, sections, sentence, tr, translator)
+from pages.common import (
+    attention_controls,
+    axis_titles,
+    chart,
+    explanation,
+    folded,
+    frame,
+    labeller,
+    page_title,
+    require_translation,
+    sections,
+    sentence,
+    tr,
+    translator,
+)
 from viz_model import figures
 from viz_model.analysis import attention_step, step_difference, toy_attention, toy_inputs
 from viz_model.similarity import attention_arithmetic

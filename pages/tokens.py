@@ -2,8 +2,19 @@
 import numpy as np
 import streamlit as st
 
-from pages.common import (chart, explanation, frame, labeller, md, model_dir, page_title,
-                          require_translation, sections, tr, translator)
+from pages.common import (
+    chart,
+    explanation,
+    frame,
+    labeller,
+    md,
+    model_dir,
+    page_title,
+    require_translation,
+    sections,
+    tr,
+    translator,
+)
 from viz_model import figures
 from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, UNK

@@ -10,7 +10,7 @@ import base64
 import json
 import os
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +41,7 @@ def _random_model(directory: Path) -> None:
     from viz_model.model import Transformer
     from viz_model.tokenizer import Tokenizer
 
-    words = ("please buy an apple and an orange . i saw a the cat sat on mat bat flew out of cave one plus "
-             "three equals four b").split()
+    words = ["please", "buy", "an", "apple", "and", "an", "orange", ".", "i", "saw", "a", "the", "cat", "sat", "on", "mat", "bat", "flew", "out", "of", "cave", "one", "plus", "three", "equals", "four", "b"]
     tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯子。苹果和橙")])
     torch.manual_seed(0)
     config = ModelConfig(vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2,
@@ -52,7 +51,7 @@ def _random_model(directory: Path) -> None:
     checkpoint.save(Transformer(config).eval(), tokenizer, card, directory)
 
 
-@lru_cache(maxsize=None)
+@cache
 def model_dir() -> Path:
     shipped = checkpoint.MODEL_DIR
     if (shipped / checkpoint.CHECKPOINT_FILE).is_file():
@@ -62,7 +61,7 @@ def model_dir() -> Path:
     return directory
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator():
     from viz_model.translator import Translator
 

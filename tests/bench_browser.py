@@ -31,8 +31,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import (APP, ARTIFACTS, MODEL_DIR_ENV, SENTENCE_INPUT, Session,  # noqa: E402
-                                   StreamlitServer, launch_chromium)
+from tests.browser.harness import (  # noqa: E402
+    APP,
+    ARTIFACTS,
+    MODEL_DIR_ENV,
+    SENTENCE_INPUT,
+    Session,
+    StreamlitServer,
+    launch_chromium,
+)
 
 MINIMAL_PAGE = '''
 import numpy as np
@@ -171,7 +178,7 @@ FLOOR_LABEL = "minimal: warm (Enter → drawn)"
 FLOOR_OF: dict[str, list[float]] = {}     # label -> the minimal page's runs interleaved with that label's runs
 
 
-def warm_pages(sessions: dict[str, Session], frames: dict[str, "FrameBytes"], rows: dict, args, sentences) -> None:
+def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows: dict, args, sentences) -> None:
     """Enter → drawn for every page, interleaved run by run with the minimal page (and the --compare
     checkout): the machine's speed drifts over minutes, and a ratio of two runs taken seconds apart is
     steadier than a ratio of two medians taken minutes apart. The app and the compared checkout get the same
@@ -207,7 +214,7 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, "FrameBytes"], ro
                         FLOOR_OF[app_label].append(took)
 
 
-def grid_rows(session: Session, frames: "FrameBytes", rows: dict, args, translator) -> None:
+def grid_rows(session: Session, frames: FrameBytes, rows: dict, args, translator) -> None:
     """The Attention page's all-layers × heads grid for a sentence of the maximum length."""
     from viz_model.i18n import t
 

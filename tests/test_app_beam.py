@@ -6,8 +6,18 @@ import json
 import numpy as np
 import pytest
 
-from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               open_app, open_section, set_widgets, translator)
+from tests.app_harness import (
+    SENTENCES,
+    assert_user_text_escaped,
+    chart_keys,
+    decode,
+    errors,
+    figure,
+    open_app,
+    open_section,
+    set_widgets,
+    translator,
+)
 from viz_model.analysis import metric_tokens
 from viz_model.decoding import greedy_search
 from viz_model.i18n import t

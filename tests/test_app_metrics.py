@@ -3,8 +3,17 @@ viz_model.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/
 import numpy as np
 import pytest
 
-from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               open_app, open_section, translator)
+from tests.app_harness import (
+    SENTENCES,
+    assert_user_text_escaped,
+    chart_keys,
+    decode,
+    errors,
+    figure,
+    open_app,
+    open_section,
+    translator,
+)
 from viz_model.analysis import metric_tokens
 from viz_model.i18n import t
 from viz_model.metrics import bleu, perplexity, rouge_n

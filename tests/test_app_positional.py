@@ -3,8 +3,18 @@ and the model's own encoding of the current sentence (trace.source_positional) i
 import numpy as np
 import pytest
 
-from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               heatmap_panels, open_app, open_section, translator)
+from tests.app_harness import (
+    SENTENCES,
+    assert_user_text_escaped,
+    chart_keys,
+    decode,
+    errors,
+    figure,
+    heatmap_panels,
+    open_app,
+    open_section,
+    translator,
+)
 from viz_model.positional import position_similarity, sinusoidal_encoding
 
 PAGE = "pages/positional.py"

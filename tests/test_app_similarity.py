@@ -5,8 +5,19 @@ everything or explains what is wrong."""
 import numpy as np
 import pytest
 
-from tests.app_harness import (SENTENCES, assert_user_text_escaped, chart_keys, decode, errors, figure,
-                               heatmap_panels, open_app, open_section, set_widgets, translator)
+from tests.app_harness import (
+    SENTENCES,
+    assert_user_text_escaped,
+    chart_keys,
+    decode,
+    errors,
+    figure,
+    heatmap_panels,
+    open_app,
+    open_section,
+    set_widgets,
+    translator,
+)
 from viz_model.analysis import similarity_matrices
 from viz_model.figures import token_labels
 from viz_model.i18n import t

@@ -103,18 +103,18 @@ def test_corpus_bleu_matches_sacrebleu():
 
 def test_rouge_hand_example():
     # reference "the cat sat on the mat", candidate "the cat on the mat"
-    ref = "the cat sat on the mat".split()
-    cand = "the cat on the mat".split()
+    ref = ["the", "cat", "sat", "on", "the", "mat"]
+    cand = ["the", "cat", "on", "the", "mat"]
     r1 = rouge_n(cand, [ref], 1)
     assert (r1.matches, r1.total) == (5, 6)  # "sat" missed; "the" x2 matched twice
     r2 = rouge_n(cand, [ref], 2)
     assert (r2.matches, r2.total) == (3, 5)  # the cat, on the, the mat
     assert r2.recall == pytest.approx(3 / 5)
     # two references: counts summed over references (Lin 2004)
-    both = rouge_n(cand, [ref, "a cat on a mat".split()], 1)
+    both = rouge_n(cand, [ref, ["a", "cat", "on", "a", "mat"]], 1)
     assert (both.matches, both.total) == (5 + 3, 6 + 5)
     # clipping: candidate "the the the" matches "the" only as often as the reference has it
-    assert rouge_n("the the the".split(), [ref], 1).matches == 2
+    assert rouge_n(["the", "the", "the"], [ref], 1).matches == 2
 
 
 def test_perplexity_hand_example():

@@ -3,7 +3,7 @@ import pytest
 
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
 
-VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "don't", "我", "看见", "了", "一", "把", "锯子", "。",
+VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见", "了", "一", "把", "锯子", "。",
          "？", "，", "一加", "加", "三", "等于", "四", "二十", "二十一"]
 
 
@@ -14,15 +14,28 @@ def tok():
 
 def test_english_is_lowercased_and_split_into_words_and_punctuation(tok):
     assert tok.split("I SAW a saw.") == (["i", "saw", "a", "saw", "."], [])
-    assert tok.split("Twenty-one, don't?")[0] == ["twenty-one", ",", "don't", "?"]
+    assert tok.split("Twenty-one, don't?")[0] == ["twenty-one", ",", "do", "n't", "?"]
 
 
-def test_chinese_is_split_by_greedy_longest_match(tok):
+def test_contractions_split_off_their_clitic_and_join_back():
+    from viz_model.tokenizer import english_words
+    assert english_words("I didn't know it's 8 o'clock") == ["i", "did", "n't", "know", "it", "'s", "8",
+                                                              "o'clock"]
+    assert english_words("Won't CAN'T let’s") == ["wo", "n't", "ca", "n't", "let", "'s"]   # curly quote too
+    assert detokenize(["i", "did", "n't", "know", "it", "'s", "8", "o'clock", "."], "en") == \
+        "I didn't know it's 8 o'clock."
+    assert detokenize(["wo", "n't", "you", "?"], "en") == "Won't you?"
+
+
+def test_chinese_is_segmented_by_jieba_then_by_the_vocabulary(tok):
     assert tok.split("我看见了一把锯子。")[0] == ["我", "看见", "了", "一", "把", "锯子", "。"]
-    # Longest match first: 二十一 is one token, not 二十 + 一.
+    # 二十一 is one vocabulary word, not 二十 + 一.
     assert tok.split("二十一加三")[0] == ["二十一", "加", "三"]
-    # Greedy is greedy: 一加 is in the vocabulary, so 一加三 starts with it (like WordPiece).
-    assert tok.split("一加三")[0] == ["一加", "三"]
+    # jieba finds the words of an unknown run: each is reported on its own, not the run as one word.
+    tokens, unknown = tok.split("太阳从东方升起")
+    assert tokens == [UNK] * 4 and unknown == ["太阳", "从", "东方", "升起"]
+    # A jieba word the vocabulary lacks is split into vocabulary words where it can be (一把 -> 一 把).
+    assert tok.split("看见一把")[0] == ["看见", "一", "把"]
 
 
 def test_text_already_split_by_spaces_gives_the_same_tokens(tok):

@@ -78,6 +78,7 @@ def test_measuring_the_model_leaves_its_mode_alone(tiny_run):
 
 def test_a_share_of_training_sources_lose_their_final_mark():
     import random
+
     from viz_model import corpus
     from viz_model.tokenizer import Tokenizer
     from viz_model.train import make_examples

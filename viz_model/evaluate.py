@@ -1,19 +1,29 @@
 """How good is the shipped model? `python -m viz_model.evaluate [--json]`.
 
-Test BLEU per direction (beam search, corpus level), test perplexity, exact accuracy on the course
-sentences, on the ambiguous words (is the right Chinese sense in the output?) and on arithmetic questions
-whose operand pairs never appeared in training.
+Two yardsticks. In the grammar's world: test BLEU per direction (beam search, corpus level), test
+perplexity, exact accuracy on the course sentences, on the ambiguous words (is the right Chinese sense in the
+output?), on arithmetic questions whose operand pairs never appeared in training, and on held-out
+coreference pairs (does the translation name the referent of "it"?). Out of it: the everyday set
+(`assets/eval/everyday.tsv`, written apart from the grammar), per direction: coverage (sentences with no
+unknown word), exact match, BLEU and chrF from `sacrebleu`, outputs that mix the source language in, and
+the share of the most frequent English words the model knows. Every miss is written to a file to read.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import re
 import time
+from pathlib import Path
 
 from . import checkpoint, corpus
+from .corpus.evalset import load_everyday, normalise
 from .decoding import beam_search
 from .metrics import corpus_bleu
+from .tokenizer import contains_chinese, detokenize
+
+MISSES_FILE = Path("artifacts/everyday_misses.tsv")
 
 EVAL_BEAM_WIDTH = 4
 
@@ -35,7 +45,7 @@ def translate_tokens(model, tokenizer, text, target_language, beam_width=EVAL_BE
 
 
 def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDTH) -> dict:
-    from .train import make_examples, mean_loss   # shared with training: one definition of the loss
+    from .train import make_examples, mean_loss  # shared with training: one definition of the loss
 
     model.eval()   # the figures are those of the model as shipped: no dropout
     splits = splits or corpus.split_corpus(corpus.generate_pairs())
@@ -77,17 +87,91 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
                   if corpus.is_held_out_arithmetic(pair) and pair.direction != "both"]
     result["arithmetic_heldout_accuracy"] = round(sum(arithmetic) / max(1, len(arithmetic)), 4)
     result["arithmetic_test_questions"] = len(arithmetic)
+
+    # Coreference ("… because it was too tired / wide"): right when the output names the same referent as the
+    # reference (它 for the subject, the noun itself for the object).
+    coref = [_referent(out) == _referent(list(pair.zh_tokens)) for (pair, d), out in outputs.items()
+             if d == "en2zh" and pair.topic == "coreference"]
+    result["coreference_heldout_accuracy"] = round(sum(coref) / max(1, len(coref)), 4)
+    result["coreference_test_sentences"] = len(coref)
+    result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log))
     result["seconds"] = round(time.time() - start, 1)
     log(f"evaluation: {json.dumps(result, ensure_ascii=False)}")
+    return result
+
+
+def _referent(zh_tokens: list[str]) -> str:
+    """What stands after 因为 in a coreference sentence: 它 or the noun named."""
+    return zh_tokens[zh_tokens.index("因为") + 1] if "因为" in zh_tokens[:-1] else ""
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def mixes_source_language(output: str, direction: str) -> bool:
+    """An English→Chinese output with Latin letters, or a Chinese→English output with Chinese characters."""
+    return bool(_LATIN.search(output)) if direction == "en2zh" else contains_chinese(output)
+
+
+def word_coverage(tokenizer, sizes=(1000, 3000)) -> dict:
+    """Share of the n most frequent English words (wordfreq) that the tokenizer maps to a known word."""
+    from wordfreq import top_n_list
+    words = [w for w in top_n_list("en", max(sizes) * 2) if re.fullmatch(r"[a-z]+", w)]
+    out = {}
+    for n in sizes:
+        known = [w for w in words[:n] if w in tokenizer.token_to_id]
+        out[f"known_top{n}_english_words"] = round(len(known) / n, 4)
+    return out
+
+
+def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE) -> dict:
+    """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs."""
+    import sacrebleu
+
+    pairs = load_everyday()
+    result: dict = {"everyday_sentences": len(pairs)}
+    misses = ["direction\tsource\toutput\treference\tunknown_words"]
+    for direction, target in (("en2zh", "zh"), ("zh2en", "en")):
+        chosen = [p for p in pairs if p.direction == direction]
+        hyps, refs, covered, exact, mixed = [], [], 0, 0, 0
+        for p in chosen:
+            source = tokenizer.encode_source(p.source, target, model.config.max_len)
+            covered += not source.unknown_words
+            best = beam_search(model, tokenizer, source.ids, beam_width=beam_width).hypotheses[0]
+            output = detokenize([t for t in best.tokens if t != "<eos>"], target)
+            hyps.append(output)
+            refs.append(p.reference)
+            exact += normalise(output) == normalise(p.reference)
+            mixed += mixes_source_language(output, direction)
+            if normalise(output) != normalise(p.reference):
+                misses.append(f"{direction}\t{p.source}\t{output}\t{p.reference}\t{' '.join(source.unknown_words)}")
+        n = max(1, len(chosen))
+        bleu = sacrebleu.corpus_bleu(hyps, [refs], tokenize="zh" if target == "zh" else "13a")
+        chrf = sacrebleu.corpus_chrf(hyps, [refs])
+        result |= {f"everyday_coverage_{direction}": round(covered / n, 4),
+                   f"everyday_exact_match_{direction}": round(exact / n, 4),
+                   f"everyday_bleu_{direction}": round(bleu.score, 2),
+                   f"everyday_chrf_{direction}": round(chrf.score, 2),
+                   f"everyday_mixed_language_{direction}": mixed}
+        log(f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
+            f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}")
+    result |= word_coverage(tokenizer)
+    if misses_file is not None:
+        Path(misses_file).parent.mkdir(parents=True, exist_ok=True)
+        Path(misses_file).write_text("\n".join(misses) + "\n", encoding="utf-8")
+        log(f"everyday misses written to {misses_file}")
     return result
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Evaluate the shipped Attention Lab model on its test set.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--everyday-only", action="store_true", help="only the everyday set (fast)")
     args = parser.parse_args(argv)
     model, tokenizer, _ = checkpoint.load()
-    result = evaluate(model, tokenizer, log=(lambda *_: None) if args.json else print)
+    log = (lambda *_: None) if args.json else print
+    result = (evaluate_everyday(model, tokenizer, log=log) if args.everyday_only
+              else evaluate(model, tokenizer, log=log))
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
 

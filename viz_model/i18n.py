@@ -8,7 +8,7 @@ message is shown (Markdown, plotly) by the caller.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "zh")
@@ -33,7 +33,7 @@ def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """{"section.name": text} for one language, read once per process."""
     path = CATALOGUE_DIR / f"{normalise_language(lang)}.json"

@@ -224,7 +224,7 @@ class Transformer(nn.Module):
     def embed(self, ids):
         """ids (B, T) -> (embedding·√d + PE (B, T, d), raw embedding rows, positional (T, d))."""
         T = ids.size(1)
-        if T > self.config.max_len:
+        if self.config.max_len < T:
             raise ValueError(f"sequence of {T} tokens is longer than max_len={self.config.max_len}")
         token = self.embedding(ids)
         positional = self.positional[:T]

@@ -1,16 +1,19 @@
 """One tokenizer for both languages, over one shared vocabulary.
 
-English is lower-cased and split into words and punctuation. Chinese is written without spaces, so it is
-split by greedy longest match over the vocabulary (the idea behind WordPiece): at each position take the
-longest vocabulary entry that starts there. Text already split by spaces is accepted too, since spaces
-only ever end a match.
+English is lower-cased and split into words and punctuation; contractions split as in the Penn Treebank
+("didn't" -> "did" "n't", "it's" -> "it" "'s"), so "didn't" and "did not" share their words. Chinese is
+written without spaces, so it is segmented by `jieba` (its own dictionary plus every vocabulary word, with
+the HMM for new words off): jieba finds the word boundaries a reader would ("太阳/从/东方/升起"). A jieba word
+that is not in the vocabulary is split further by greedy longest match over the vocabulary (一把 -> 一 把), and
+only what is still left over is unknown. Text already split by spaces is accepted too.
 
 Nothing is dropped silently: a span the vocabulary cannot cover becomes one `<unk>` token and is reported
-by name, and input longer than the model accepts is cut and the cut is reported.
+by its own text, and input longer than the model accepts is cut and the cut is reported.
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,9 +25,13 @@ SPECIAL_TOKENS = (PAD, BOS, EOS, UNK, TO_ZH, TO_EN)
 DIRECTIONS = {"en2zh": ("en", "zh"), "zh2en": ("zh", "en")}
 TARGET_TAG = {"zh": TO_ZH, "en": TO_EN}
 
-# An English word may carry inner hyphens or apostrophes ("twenty-one", "don't"); a digit run is one token;
+# An English word may carry inner hyphens or apostrophes ("twenty-one", "o'clock"); a digit run is one token;
 # any other visible character is a token of its own (punctuation, symbols, emoji).
 _ENGLISH_TOKEN = re.compile(r"[a-z]+(?:['\-][a-z]+)*|[0-9]+|[^\sa-z0-9]")
+# Contractions split off their clitic (Penn Treebank style): "didn't" -> "did" "n't", "can't" -> "ca" "n't",
+# "won't" -> "wo" "n't", "it's" -> "it" "'s". Detokenizing glues them back.
+_CONTRACTION = re.compile(r"^([a-z]+?)(n't|'s|'re|'m|'ll|'ve|'d)$")
+CLITICS = ("n't", "'s", "'re", "'m", "'ll", "'ve", "'d")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 # Full-width punctuation is folded to ASCII for English; Chinese text keeps (or gets) its own marks.
 _FULLWIDTH_TO_ASCII = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
@@ -82,10 +89,11 @@ class Tokenizer:
         self.token_to_id = {tok: i for i, tok in enumerate(self.vocab)}
         # Longest Chinese entry bounds the greedy search window.
         self._longest = max((len(t) for t in self.vocab if contains_chinese(t)), default=1)
+        self._jieba = None             # built on first Chinese input (~0.7 s), then kept
 
     # ---- construction and storage -------------------------------------------------------------------
     @classmethod
-    def from_corpus(cls, token_lists) -> "Tokenizer":
+    def from_corpus(cls, token_lists) -> Tokenizer:
         """Vocabulary = special tokens + every token seen, sorted for a stable id order."""
         words = sorted({tok for tokens in token_lists for tok in tokens} - set(SPECIAL_TOKENS))
         return cls(list(SPECIAL_TOKENS) + words)
@@ -96,7 +104,7 @@ class Tokenizer:
                               encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path) -> "Tokenizer":
+    def load(cls, path: Path) -> Tokenizer:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("format") != "attention-lab-vocab" or data.get("version") != 1:
             raise ValueError("not an Attention Lab vocabulary file (format/version mismatch)")
@@ -146,11 +154,57 @@ class Tokenizer:
             unknown.append(piece)
 
     def _split_english(self, chunk: str, tokens: list[str], unknown: list[str]) -> None:
-        lowered = chunk.lower().translate(_FULLWIDTH_TO_ASCII)
-        for piece in _ENGLISH_TOKEN.findall(lowered):
+        for piece in english_words(chunk):
             self._add(piece, tokens, unknown)
 
+    def _segmenter(self):
+        """jieba with its own dictionary and every Chinese vocabulary word, so it keeps the model's words
+        whole (a word jieba does not know gets a frequency that lets it be cut out as one piece)."""
+        if self._jieba is None:
+            import jieba
+            jieba.setLogLevel(logging.WARNING)
+            segmenter = jieba.Tokenizer()
+            segmenter.initialize()
+            for word in self.vocab:
+                if contains_chinese(word) and segmenter.FREQ.get(word, 0) < _NEW_WORD_FREQ:
+                    segmenter.add_word(word, freq=_NEW_WORD_FREQ)
+            self._jieba = segmenter
+        return self._jieba
+
     def _split_chinese(self, chunk: str, tokens: list[str], unknown: list[str]) -> None:
+        pending: list[str] = []
+        for word in self._segmenter().lcut(chunk, HMM=False):
+            if word in self.token_to_id and word not in SPECIAL_TOKENS:
+                self._split_unknown_run(pending, tokens, unknown)
+                pending = []
+                tokens.append(word)
+            else:
+                pending.append(word)
+        self._split_unknown_run(pending, tokens, unknown)
+
+    def _split_unknown_run(self, words: list[str], tokens: list[str], unknown: list[str]) -> None:
+        """Neighbouring jieba words the vocabulary lacks: first split together into vocabulary words
+        (不想/要钱 -> 不 想要 钱); failing that, each word alone, and a word still not covered is one unknown
+        word under its own text (太阳 stays 太阳, not 太 + 阳)."""
+        if not words:
+            return
+        together: tuple[list[str], list[str]] = ([], [])
+        self._split_by_vocabulary("".join(words), *together)
+        if not together[1]:
+            tokens.extend(together[0])
+            return
+        for word in words:
+            alone: tuple[list[str], list[str]] = ([], [])
+            self._split_by_vocabulary(word, *alone)
+            if alone[1] and len(alone[0]) > 1 and all(_is_chinese_char(c) for c in word):
+                tokens.append(UNK)
+                unknown.append(word)
+            else:
+                tokens.extend(alone[0])
+                unknown.extend(alone[1])
+
+    def _split_by_vocabulary(self, chunk: str, tokens: list[str], unknown: list[str]) -> None:
+        """Greedy longest match over the vocabulary; characters no entry covers form one unknown span."""
         i = 0
         last_was_unknown = False
         while i < len(chunk):
@@ -199,6 +253,24 @@ class Tokenizer:
         return [self.vocab[int(i)] for i in ids]
 
 
+# The least frequency a vocabulary word gets in jieba's dictionary: enough to be cut out whole (jieba's
+# median word frequency is ~3, its total ~6e7), so 在逃 stays one word in 一名在逃的罪犯.
+_NEW_WORD_FREQ = 2000
+
+
+def english_words(text: str) -> list[str]:
+    """English text to lower-case word tokens, contractions split ("Didn't" -> "did", "n't")."""
+    out = []
+    for piece in _ENGLISH_TOKEN.findall(text.lower().translate(_FULLWIDTH_TO_ASCII)):
+        match = _CONTRACTION.match(piece)
+        out.extend(match.groups() if match else (piece,))
+    return out
+
+
+def _is_chinese_char(ch: str) -> bool:
+    return bool(_CJK.match(ch))
+
+
 def _is_foreign(ch: str) -> bool:
     """Neither a Chinese character nor a Chinese punctuation mark."""
     return not _CJK.match(ch) and ch not in _CHINESE_PUNCTUATION
@@ -221,9 +293,10 @@ def detokenize(tokens: list[str], language: str) -> str:
     out = ""
     sentence_start = True
     for word in words:
-        if out and (word[0].isalnum() or word[0] in "(\"") and not out.endswith(("(", "\"")):
-            out += " "
-        elif out and word in ("(",):
+        if word in CLITICS and out:
+            out += word
+            continue
+        if out and (word[0].isalnum() or word[0] in "(\"") and not out.endswith(("(", "\"")) or out and word in ("(",):
             out += " "
         shown = EN_CAPITALISED.get(word, word)
         if sentence_start and shown[:1].isalpha():

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from viz_model.search_record import (
     Candidate,

@@ -40,7 +40,7 @@ class AttentionTrace:
     output: np.ndarray             # (Tq, d) concat @ W^O + b^O
 
     @classmethod
-    def from_record(cls, kind: str, layer: int, rec: dict) -> "AttentionTrace":
+    def from_record(cls, kind: str, layer: int, rec: dict) -> AttentionTrace:
         Tq, Tk = rec["weights"].shape[-2:]
         mask = rec["allowed"].expand(1, 1, Tq, Tk)[0, 0] if rec["allowed"] is not None \
             else np.ones((Tq, Tk), dtype=bool)

@@ -23,10 +23,13 @@ from .metrics import corpus_bleu
 from .model import Transformer
 from .tokenizer import Tokenizer
 
+# The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
+SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}
+
 
 @dataclass
 class TrainConfig:
-    steps: int = 6000
+    steps: int = 8000
     batch_size: int = 128             # sentence pairs per step
     peak_lr: float = 1.5e-3
     warmup_steps: int = 400           # post-LN needs a gentle start
@@ -57,6 +60,12 @@ class TrainConfig:
     # question for a statement (78% right on test sentences with the final mark removed, against 97% with
     # it). This share of training sources loses its final mark; the target keeps its punctuation.
     unpunctuated_share: float = 0.25
+    # The hand-written phrasebook is a few thousand pairs among ~100,000 generated ones; seen this many times
+    # per epoch, its set phrases and natural word order are not drowned out by the templates.
+    phrasebook_repeats: int = 3
+    # Matrix products in bfloat16 (weights, optimizer and loss stay float32): 1.6x faster on this CPU.
+    bf16: bool = True
+    save_every: int = 500             # steps between resumable training states (model, optimizer, step)
 
 
 @dataclass
@@ -95,7 +104,8 @@ def oversample(pairs, cfg: TrainConfig) -> list:
     out = []
     for pair in pairs:
         repeats = cfg.course_repeats if pair in course else \
-            cfg.arithmetic_repeats if pair.topic == "arithmetic" else 1
+            cfg.arithmetic_repeats if pair.topic == "arithmetic" else \
+            cfg.phrasebook_repeats if pair.origin == "phrasebook" else 1
         out.extend([pair] * repeats)
     return out
 
@@ -191,15 +201,18 @@ def greedy_exact(model, examples, tokenizer) -> float:
 
 
 def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfig(),
-          model_dir: Path | None = checkpoint.MODEL_DIR, log=print, run_evaluation: bool = True):
-    """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model, tokenizer, card)."""
+          model_dir: Path | None = checkpoint.MODEL_DIR, log=print, run_evaluation: bool = True,
+          state_file: Path | None = None):
+    """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model,
+    tokenizer, card). With `state_file`, a resumable state is written every `cfg.save_every` steps and, if
+    the file exists, training continues from it."""
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = random.Random(cfg.seed)
     pairs = corpus.generate_pairs(seed=cfg.seed)
     splits = corpus.split_corpus(pairs, seed=cfg.seed)
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
-    model_config = model_config or ModelConfig(vocab_size=len(tokenizer))
+    model_config = model_config or ModelConfig(vocab_size=len(tokenizer), **SHIPPED_MODEL)
     if model_config.vocab_size != len(tokenizer):
         model_config = ModelConfig(**{**model_config.to_dict(), "vocab_size": len(tokenizer)})
     model = Transformer(model_config)
@@ -226,14 +239,28 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
     start = time.time()
     tokens_seen, window_loss, window_steps = 0, 0.0, 0
     losses = []
-    for step in range(cfg.steps):
+    first_step = 0
+    if state_file is not None and Path(state_file).exists():
+        # Resume: weights, optimizer and step from the saved state; the batch streams restart from seeds
+        # derived from the step, so a resumed run is deterministic given where it was resumed.
+        state = torch.load(state_file, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        first_step, tokens_seen, losses = state["step"], state["tokens_seen"], state["losses"]
+        torch.set_rng_state(state["torch_rng"])
+        arithmetic_stream = batches(arithmetic_train, cfg.batch_size, random.Random(f"{cfg.seed}-a-{first_step}"))
+        stream = batches(examples["train"], cfg.batch_size, random.Random(f"{cfg.seed}-{first_step}"))
+        start -= state["seconds"]
+        log(f"resumed from {state_file} at step {first_step}")
+    for step in range(first_step, cfg.steps):
         arithmetic_phase = step < cfg.arithmetic_first_steps
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
             group["weight_decay"] = cfg.weight_decay if arithmetic_phase else cfg.mixed_weight_decay
         src, dec_in, dec_out = collate(next(arithmetic_stream if arithmetic_phase else stream), tokenizer)
-        logits = model(src, dec_in)
-        loss = F.cross_entropy(logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
+            logits = model(src, dec_in)
+        loss = F.cross_entropy(logits.float().flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
                                label_smoothing=cfg.label_smoothing)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -255,6 +282,11 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
             scores = {d: greedy_bleu(model, ex, tokenizer) for d, ex in quick_eval.items()}
             log(f"  validation greedy BLEU: en→zh {scores['en2zh']:.1f}, zh→en {scores['zh2en']:.1f}; "
                 f"unseen arithmetic right: {greedy_exact(model, arithmetic_eval, tokenizer):.0%}")
+        if state_file is not None and ((step + 1) % cfg.save_every == 0 and step + 1 < cfg.steps):
+            Path(state_file).parent.mkdir(parents=True, exist_ok=True)
+            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step + 1,
+                        "tokens_seen": tokens_seen, "losses": losses, "torch_rng": torch.get_rng_state(),
+                        "seconds": time.time() - start}, state_file)
 
     train_seconds = time.time() - start
     model.eval()
@@ -271,7 +303,7 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfi
         "corpus": {name: len(split) for name, split in splits.items()},
     }
     if run_evaluation:
-        from .evaluate import evaluate   # test BLEU with beam search, perplexity, course accuracy
+        from .evaluate import evaluate  # test BLEU with beam search, perplexity, course accuracy
         card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
     if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)
@@ -287,9 +319,12 @@ def main(argv=None):
                         help="steps on arithmetic alone before the mixed phase")
     parser.add_argument("--out", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument("--no-eval", action="store_true", help="skip the test-set evaluation (quick trials)")
+    parser.add_argument("--state", type=Path, default=Path("artifacts/train_state.pt"),
+                        help="resumable training state, written every 500 steps; an existing one is resumed")
     args = parser.parse_args(argv)
     cfg = TrainConfig(steps=args.steps, seed=args.seed, arithmetic_first_steps=args.arithmetic_first_steps)
-    train(cfg=cfg, model_dir=args.out, run_evaluation=not args.no_eval, log=lambda line: print(line, flush=True))
+    train(cfg=cfg, model_dir=args.out, run_evaluation=not args.no_eval, log=lambda line: print(line, flush=True),
+          state_file=args.state)
 
 
 if __name__ == "__main__":

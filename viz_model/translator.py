@@ -53,7 +53,7 @@ class Translator:
         self.model, self.tokenizer, self.card = model, tokenizer, card
 
     @classmethod
-    def load(cls, model_dir: Path | None = None) -> "Translator":
+    def load(cls, model_dir: Path | None = None) -> Translator:
         """Load the shipped model (or the one in `model_dir`); raises checkpoint.CheckpointError."""
         return cls(*checkpoint.load(model_dir))
 

@@ -13,8 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import (ARTIFACTS, CHROMIUM, MODEL_DIR_ENV, REPORT, Session, StreamlitServer,
-                                   launch_chromium, report)
+from tests.browser.harness import (
+    ARTIFACTS,
+    CHROMIUM,
+    MODEL_DIR_ENV,
+    REPORT,
+    Session,
+    StreamlitServer,
+    launch_chromium,
+    report,
+)
 
 SCREENSHOTS = ARTIFACTS / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}

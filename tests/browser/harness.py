@@ -124,7 +124,7 @@ class StreamlitServer:
         self.process: subprocess.Popen | None = None
         self.started_at = self.started_wall = 0.0
 
-    def start(self) -> "StreamlitServer":
+    def start(self) -> StreamlitServer:
         command = [sys.executable, "-m", "streamlit", "run", str(self.script),
                    "--server.headless", "true", "--server.port", str(self.port),
                    "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",

@@ -29,12 +29,10 @@ decide their sense, and every pair records the senses it uses in `ambiguous`.
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
-from .tokenizer import detokenize
+from ..tokenizer import detokenize
 
 
 # ================================================================================================
@@ -47,6 +45,7 @@ class SentencePair:
     topic: str
     direction: str = "both"      # "both", "en2zh" (only English→Chinese) or "zh2en"
     ambiguous: tuple[tuple[str, str], ...] = ()
+    origin: str = "grammar"      # "grammar" (written by code) or "phrasebook" (hand-written everyday pairs)
 
     @property
     def en(self) -> str:
@@ -66,7 +65,7 @@ class Ph:
     zh: tuple[str, ...] = ()
     amb: tuple[tuple[str, str], ...] = ()
 
-    def __add__(self, other: "Ph") -> "Ph":
+    def __add__(self, other: Ph) -> Ph:
         return Ph(self.en + other.en, self.zh + other.zh, self.amb + other.amb)
 
 
@@ -311,12 +310,11 @@ TIME = {
 }
 
 # Numbers. English number words are single tokens ("twenty-one"); each Chinese number is one token too.
-EN_NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-              "sixteen seventeen eighteen nineteen twenty").split()
+EN_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 EN_NUMBERS += [f"{t}-{u}" if u else t for t in ("twenty", "thirty", "forty") for u in
                ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")][1:]
 EN_NUMBERS = EN_NUMBERS[:21] + [w for w in EN_NUMBERS[21:]][:20]
-_ZH_DIGITS = "零 一 二 三 四 五 六 七 八 九".split()
+_ZH_DIGITS = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
 
 
 def zh_number(n: int) -> str:
@@ -1477,8 +1475,9 @@ TEMPLATES = [
 MIN_LEN, MAX_LEN = 2, 20
 
 
-def generate_pairs(seed: int = 0) -> list[SentencePair]:
-    """The whole corpus, deterministic from the seed: course sentences, arithmetic, then grammar draws."""
+def grammar_pairs(seed: int = 0) -> list[SentencePair]:
+    """The core grammar's corpus, deterministic from the seed: course sentences, arithmetic, then grammar
+    draws. `assemble.generate_pairs` adds the everyday lexicon's sentences and the phrasebook."""
     rng = random.Random(seed)
     pairs: list[SentencePair] = []
     seen_en: dict[tuple, tuple] = {}
@@ -1579,8 +1578,8 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
             train.append(g)
         elif any(is_held_out_arithmetic(p) for p in members):
             held.append(g)
-        elif any(p.topic == "arithmetic" for p in members):
-            train.append(g)
+        elif any(p.topic == "arithmetic" or p.origin != "grammar" for p in members):
+            train.append(g)     # the test split measures the grammar's world; the phrasebook only trains
         else:
             rest.append(g)
     out = {"train": [], "validation": [], "test": []}
@@ -1690,78 +1689,3 @@ def lexicon() -> list[LexiconEntry]:
     for word, senses in AMBIGUOUS_WORDS.items():
         out += [LexiconEntry(word, zh, f"ambiguous: {gloss}", "ambiguous") for zh, gloss in senses.items()]
     return list(dict.fromkeys(out))
-
-
-_CACHE: dict[int, list[SentencePair]] = {}
-
-
-def _pairs(seed: int = 0) -> list[SentencePair]:
-    """generate_pairs, computed once per seed (the app asks for examples often)."""
-    if seed not in _CACHE:
-        _CACHE[seed] = generate_pairs(seed)
-    return _CACHE[seed]
-
-
-def topics() -> list[str]:
-    """Topics the app can show examples for ("ambiguous" collects every pair with an ambiguous word)."""
-    return sorted({p.topic for p in _pairs()} | {"ambiguous"})
-
-
-def example_sentences(topic: str, n: int = 10, seed: int = 0) -> list[SentencePair]:
-    """Up to n example pairs of a topic, from the training split's corpus, deterministic from the seed."""
-    if topic == "course":
-        return COURSE_SENTENCES[:n]
-    if topic == "ambiguous":
-        found = [p for p in _pairs() if p.ambiguous]
-    else:
-        found = [p for p in _pairs() if p.topic == topic]
-    if not found:
-        raise KeyError(f"unknown topic {topic!r}; topics are {topics()}")
-    rng = random.Random(f"examples-{topic}-{seed}")
-    return rng.sample(found, min(n, len(found)))
-
-
-# ================================================================================================
-# Files
-# ================================================================================================
-OUT_DIR = Path(__file__).resolve().parent.parent / "assets" / "corpus"
-
-
-def ambiguous_text(pair: SentencePair) -> str:
-    return ";".join(f"{w}={s}" for w, s in pair.ambiguous)
-
-
-def write_corpus(out_dir: Path = OUT_DIR, seed: int = 0, splits: dict | None = None) -> dict[str, int]:
-    """Write train/validation/test.tsv and lexicon.tsv; returns the row counts."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    splits = splits or split_corpus(generate_pairs(seed), seed)
-    counts = {}
-    for name, split in splits.items():
-        lines = ["en\tzh\ttopic\tdirection\tambiguous"]
-        lines += [f"{p.en}\t{p.zh}\t{p.topic}\t{p.direction}\t{ambiguous_text(p)}" for p in split]
-        (out_dir / f"{name}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        counts[name] = len(split)
-    lines = ["english\tchinese\tpart_of_speech\ttopic"]
-    lines += [f"{e.english}\t{e.chinese}\t{e.part_of_speech}\t{e.topic}" for e in lexicon()]
-    (out_dir / "lexicon.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    counts["lexicon"] = len(lines) - 1
-    return counts
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    seed = int(argv[0]) if argv else 0
-    pairs = generate_pairs(seed)
-    counts = write_corpus(OUT_DIR, seed, split_corpus(pairs, seed))
-    en_types = {t for p in pairs for t in p.en_tokens}
-    zh_types = {t for p in pairs for t in p.zh_tokens}
-    for name, n in counts.items():
-        print(f"{name:>10}: {n}")
-    print(f"     pairs: {len(pairs)}; English word types {len(en_types)}, Chinese word types {len(zh_types)}")
-    print(f"written to {OUT_DIR}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""The training corpus: a synchronous English–Chinese grammar, an everyday lexicon, a phrasebook.
+
+- `grammar.py`: the core grammar (course sentences, arithmetic, ambiguous words, ~550 words) and the splits.
+- `words.py`: the frequency-ranked everyday lexicon, read from `assets/corpus/words.tsv`.
+- `everyday.py`: templates that put every lexicon word into everyday constructions, and coreference pairs.
+- `phrasebook.py`: hand-written everyday pairs; `evalset.py`: the everyday evaluation set kept out of them.
+- `assemble.py`: everything together, one translation per sentence, tokens settled by the app's tokenizer.
+"""
+from .assemble import OUT_DIR, _pairs, ambiguous_text, example_sentences, generate_pairs, main, topics, write_corpus
+from .grammar import (
+                       AMBIGUOUS_WORDS,
+                       COURSE_SENTENCES,
+                       EN_NUMBERS,
+                       HELD_OUT_ARITHMETIC,
+                       ZH_NUMBERS,
+                       LexiconEntry,
+                       SentencePair,
+                       arithmetic_pairs,
+                       arithmetic_triple,
+                       arithmetic_triples,
+                       find_conflicts,
+                       is_held_out_arithmetic,
+                       lexicon,
+                       split_corpus,
+)
+
+__all__ = ["AMBIGUOUS_WORDS", "COURSE_SENTENCES", "EN_NUMBERS", "HELD_OUT_ARITHMETIC", "OUT_DIR", "ZH_NUMBERS",
+           "LexiconEntry", "SentencePair", "_pairs", "ambiguous_text", "arithmetic_pairs", "arithmetic_triple",
+           "arithmetic_triples", "example_sentences", "find_conflicts", "generate_pairs",
+           "is_held_out_arithmetic", "lexicon", "main", "split_corpus", "topics", "write_corpus"]

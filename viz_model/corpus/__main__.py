@@ -1,0 +1,3 @@
+from .assemble import main
+
+raise SystemExit(main())

@@ -1,0 +1,153 @@
+"""The whole training corpus: core grammar + everyday lexicon sentences + phrasebook, one translation each.
+
+Order decides who wins a clash: course sentences and arithmetic, then the core grammar, then the everyday
+templates, then the phrasebook. A pair whose English or Chinese side already has another translation is
+left out, so every source still has exactly one translation per direction. Pairs matching an evaluation
+sentence are left out too (`evalset`).
+
+Tokens are settled at the end by the app's own tokenizer over the corpus vocabulary (jieba for Chinese,
+contractions split for English), so what the model is trained on is exactly what the app will feed it.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from ..tokenizer import UNK, Tokenizer, detokenize, english_words
+from . import grammar
+from .evalset import everyday_keys, normalise
+from .everyday import everyday_phrases
+from .grammar import COURSE_SENTENCES, MAX_LEN, MIN_LEN, SentencePair, _dedupe, lexicon, split_corpus
+from .phrasebook import load_phrasebook
+from .words import load_words
+
+
+def _settle(pairs: list[SentencePair]) -> list[SentencePair]:
+    """Re-tokenize both sides with the tokenizer over the corpus vocabulary until nothing changes."""
+    for _ in range(3):
+        tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
+        settled = []
+        for p in pairs:
+            en = tuple(english_words(detokenize(list(p.en_tokens), "en")))
+            zh = tuple(tokenizer.split("".join(p.zh_tokens))[0])
+            if UNK in zh:
+                continue             # a character known only inside longer words: the app could not read it
+            settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))
+        if settled == pairs:
+            break
+        pairs = settled
+    return pairs
+
+
+def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]:
+    pairs = grammar.grammar_pairs(seed)
+    en_seen = {tuple(english_words(detokenize(list(p.en_tokens), "en"))): p.zh for p in pairs}
+    zh_seen = {p.zh: p.en_tokens for p in pairs}
+    banned = everyday_keys()
+
+    def add(en_tokens, zh_tokens, topic, origin, amb=()):
+        zh_text = "".join(zh_tokens)
+        en_key = tuple(english_words(detokenize(list(en_tokens), "en")))
+        if not MIN_LEN - 1 <= len(en_key) <= MAX_LEN + 4:
+            return
+        if normalise(detokenize(list(en_tokens), "en")) in banned or normalise(zh_text) in banned:
+            return
+        if en_key in en_seen or zh_text in zh_seen:
+            return      # either side already translated otherwise (or the same pair again)
+        en_seen[en_key], zh_seen[zh_text] = zh_text, en_tokens
+        pairs.append(SentencePair(tuple(en_tokens), zh_tokens, topic, "both", _dedupe(amb), origin))
+
+    for p, topic in everyday_phrases(load_words(), seed):
+        add(p.en, p.zh, topic, "grammar", p.amb)
+    if phrasebook:
+        segment = _plain_jieba()
+        for en, zh, topic in load_phrasebook():
+            add(tuple(english_words(en)), tuple(segment(zh.replace(" ", ""), HMM=False)), topic, "phrasebook")
+    return _settle(pairs)
+
+
+def _plain_jieba():
+    """jieba's own dictionary: the phrasebook's first word boundaries, which bring its words into the
+    vocabulary (the settling pass then segments with the vocabulary added)."""
+    import logging
+
+    import jieba
+    jieba.setLogLevel(logging.WARNING)
+    return jieba.lcut
+
+
+# ---- the corpus for the app and the command line -----------------------------------------------------
+_CACHE: dict[int, list[SentencePair]] = {}
+
+
+def _pairs(seed: int = 0) -> list[SentencePair]:
+    """generate_pairs, computed once per seed (the app asks for examples often)."""
+    if seed not in _CACHE:
+        _CACHE[seed] = generate_pairs(seed)
+    return _CACHE[seed]
+
+
+def topics() -> list[str]:
+    """Topics the app can show examples for ("ambiguous" collects every pair with an ambiguous word)."""
+    return sorted({p.topic for p in _pairs()} | {"ambiguous"})
+
+
+def example_sentences(topic: str, n: int = 10, seed: int = 0) -> list[SentencePair]:
+    """Up to n example pairs of a topic, from the training split's corpus, deterministic from the seed."""
+    if topic == "course":
+        return COURSE_SENTENCES[:n]
+    if topic == "ambiguous":
+        found = [p for p in _pairs() if p.ambiguous]
+    else:
+        found = [p for p in _pairs() if p.topic == topic]
+    if not found:
+        raise KeyError(f"unknown topic {topic!r}; topics are {topics()}")
+    rng = random.Random(f"examples-{topic}-{seed}")
+    return rng.sample(found, min(n, len(found)))
+
+
+# ================================================================================================
+# Files
+# ================================================================================================
+OUT_DIR = Path(__file__).resolve().parents[2] / "assets" / "corpus"
+
+
+def ambiguous_text(pair: SentencePair) -> str:
+    return ";".join(f"{w}={s}" for w, s in pair.ambiguous)
+
+
+def write_corpus(out_dir: Path = OUT_DIR, seed: int = 0, splits: dict | None = None) -> dict[str, int]:
+    """Write train/validation/test.tsv and lexicon.tsv; returns the row counts."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    splits = splits or split_corpus(generate_pairs(seed), seed)
+    counts = {}
+    for name, split in splits.items():
+        lines = ["en\tzh\ttopic\tdirection\tambiguous\torigin"]
+        lines += [f"{p.en}\t{p.zh}\t{p.topic}\t{p.direction}\t{ambiguous_text(p)}\t{p.origin}" for p in split]
+        (out_dir / f"{name}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        counts[name] = len(split)
+    lines = ["english\tchinese\tpart_of_speech\ttopic"]
+    lines += [f"{e.english}\t{e.chinese}\t{e.part_of_speech}\t{e.topic}" for e in lexicon()]
+    (out_dir / "lexicon.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    counts["lexicon"] = len(lines) - 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    seed = int(argv[0]) if argv else 0
+    pairs = generate_pairs(seed)
+    counts = write_corpus(OUT_DIR, seed, split_corpus(pairs, seed))
+    en_types = {t for p in pairs for t in p.en_tokens}
+    zh_types = {t for p in pairs for t in p.zh_tokens}
+    for name, n in counts.items():
+        print(f"{name:>10}: {n}")
+    print(f"     pairs: {len(pairs)}; English word types {len(en_types)}, Chinese word types {len(zh_types)}")
+    print(f"written to {OUT_DIR}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
