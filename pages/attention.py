@@ -7,6 +7,7 @@ from pages.common import (
     attention_controls,
     axis_titles,
     chart,
+    dependent_index,
     explanation,
     frame,
     labeller,
@@ -83,8 +84,8 @@ elif view == "grid":
 
 else:  # one query token
     left, middle, right = st.columns([2, 2, 1])
-    query = left.selectbox(tr("attention.query_token"), range(len(query_tokens)), key="attention.query",
-                           format_func=lambda i: f"{i}:{query_tokens[i]}")
+    query = dependent_index(left.selectbox, tr("attention.query_token"), len(query_tokens), "attention.query",
+                            context=(kind, tuple(query_tokens)), format_func=lambda i: f"{i}:{query_tokens[i]}")
     head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="attention.query_head",
                                     default=0, format_func=lambda h, mean=tr("attention.query_mean"):
                                     mean if h == "mean" else str(h + 1))

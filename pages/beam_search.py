@@ -6,6 +6,7 @@ import streamlit as st
 
 from pages.common import (
     chart,
+    dependent_index,
     explanation,
     folded,
     frame,
@@ -136,11 +137,9 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not best_path:
         return
     left, right = st.columns(2)
-    positions = range(len(best_path))
-    if st.session_state.get("beam.whatif_step", 0) >= len(best_path):
-        st.session_state["beam.whatif_step"] = 0
-    at = left.selectbox(tr("beam.whatif_step"), positions, key="beam.whatif_step",
-                        format_func=lambda s: f"{s + 1}: {best_path[s].token}")
+    at = dependent_index(left.selectbox, tr("beam.whatif_step"), len(best_path), "beam.whatif_step",
+                         context=tuple(n.token for n in best_path),
+                         format_func=lambda s: f"{s + 1}: {best_path[s].token}")
     parent = best_path[at].parent
     alternatives = [c for c in record.steps[at].candidates
                     if c.parent == parent and c.token != EOS and c.hypothesis != best_path[at].hypothesis]

@@ -365,8 +365,27 @@ def attention_controls(prefix: str, kind_default: str = "encoder_self") -> tuple
                           index=ATTENTION_KINDS.index(kind_default),
                           format_func=labeller("attention.kind_{}"))
     n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
-    if st.session_state.get(f"{prefix}.layer", 0) >= n_layers:
-        st.session_state[f"{prefix}.layer"] = 0
-    layer = right.selectbox(tr("common.layer"), range(n_layers), key=f"{prefix}.layer",
-                            format_func=lambda i: str(i + 1))
+    layer = dependent_index(right.selectbox, tr("common.layer"), n_layers, f"{prefix}.layer",
+                            context=n_layers, format_func=lambda i: str(i + 1))
     return kind, layer
+
+
+def dependent_index(widget, label: str, n: int, key: str, context, **kwargs) -> int:
+    """A choice among positions 0..n-1 whose meaning depends on other controls (query token on the kind
+    and sentence, layer on the kind, step on the search). Valid by construction: the choice lives in
+    `st.session_state[key]` as a plain int, clamped into range on every run; the widget's own key carries
+    its context, so a new context is a new widget over the new positions, and no stale value of another
+    context (or of another type) can ever reach it."""
+    chosen = st.session_state.get(key, 0)
+    if not isinstance(chosen, int) or not 0 <= chosen < n:
+        chosen = 0
+    st.session_state[key] = chosen
+    widget_key = f"{key}@{hash(context) & 0xFFFFFFFF:08x}"
+    if st.session_state.get(widget_key) != chosen:
+        st.session_state[widget_key] = chosen
+    widget(label, range(n), key=widget_key, on_change=_copy_state, args=(widget_key, key), **kwargs)
+    return chosen
+
+
+def _copy_state(source: str, target: str) -> None:
+    st.session_state[target] = st.session_state[source]

@@ -8,6 +8,7 @@ from pages.common import (
     attention_controls,
     axis_titles,
     chart,
+    dependent_index,
     explanation,
     folded,
     frame,
@@ -57,10 +58,8 @@ def model_mode() -> None:
     head = left.segmented_control(tr("common.head"), range(H), key="step.head", default=0,
                                   format_func=lambda h: str(h + 1))
     head = head or 0
-    if st.session_state.get("step.query", 0) >= len(query_tokens):
-        st.session_state["step.query"] = 0
-    query = right.selectbox(tr("step.query_token"), range(len(query_tokens)), key="step.query",
-                            format_func=lambda i: f"{i}:{query_tokens[i]}")
+    query = dependent_index(right.selectbox, tr("step.query_token"), len(query_tokens), "step.query",
+                            context=(kind, tuple(query_tokens)), format_func=lambda i: f"{i}:{query_tokens[i]}")
     step = attention_step(attention, translator().attention_parameters(kind, layer), head, query)
     d_model, d_k = step.x_query.shape[0], step.q.shape[0]
     keys = figures.token_labels(key_tokens)

@@ -81,3 +81,25 @@ def test_each_step_is_a_tab_and_only_the_open_one_is_drawn():
     for tab, keys in drawn.items():
         assert chart_keys(open_section(at, "step.tab", tab)) == keys
         assert at.success                                      # the check under the tabs, on every step
+
+
+@pytest.mark.parametrize("page, prefix", [("pages/step_by_step.py", "step"), ("pages/attention.py", "attention")])
+def test_query_token_stays_valid_when_the_kind_changes(page, prefix):
+    """Pick a late source token, switch to an attention kind with fewer query rows: the page keeps working
+    and the query is a valid row; a stale value of another type (what a browser once left) is ignored."""
+    from tests.app_harness import errors
+    at = open_app(page, text="Please buy an apple and an orange.")
+    if prefix == "attention":
+        at.session_state["attention.view"] = "query"
+    at.session_state[f"{prefix}.kind"] = "encoder_self"
+    at.session_state[f"{prefix}.query"] = 8
+    at.run()
+    assert errors(at) == []
+    for stale in (8, "4:apple", None, -1, 10**6):
+        at.session_state[f"{prefix}.kind"] = "decoder_self"
+        at.session_state[f"{prefix}.query"] = stale
+        at.run()
+        assert errors(at) == [] and not at.exception
+        n_rows = len(translator().translate("Please buy an apple and an orange.", "en2zh").trace.axis_tokens(
+            "decoder_self")[0])
+        assert 0 <= at.session_state[f"{prefix}.query"] < n_rows
