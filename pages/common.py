@@ -20,8 +20,16 @@ import streamlit as st
 from viz_model import checkpoint, figures
 from viz_model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
+from viz_model.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.tokenizer import DIRECTIONS
-from viz_model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator, normalise_direction, suggested_direction
+from viz_model.translator import (
+    DEFAULT_BEAM_WIDTH,
+    LOW_CONFIDENCE,
+    Translation,
+    Translator,
+    normalise_direction,
+    suggested_direction,
+)
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
@@ -140,6 +148,17 @@ def translator() -> Translator:
     return _load_translator(str(model_dir()))
 
 
+@st.cache_resource(show_spinner=False)
+def _sentence_index(language: str) -> SentenceIndex:
+    return SentenceIndex.from_corpus(language)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def closest_known(text: str) -> list[Suggestion]:
+    """The known sentences closest to a sentence with unknown words (viz_model.suggest)."""
+    return _sentence_index(typed_language(text)).closest(text, k=3)
+
+
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _translate(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
                prefix: str) -> Translation:
@@ -256,6 +275,16 @@ def show_translation(result: Translation, compact: bool = False) -> None:
     if result.source.unknown_words:
         words = ", ".join(f"“{w}”" for w in dict.fromkeys(result.source.unknown_words))
         st.warning(tr("common.unknown_words", words=md(words)), icon=":material/help:")
+        text, _ = sentence()
+        closest = closest_known(text)
+        if closest:
+            st.caption(tr("common.closest_known"))
+            for i, suggestion in enumerate(closest):
+                st.button(suggestion.text, key=f"closest_{i}", on_click=_set_example,
+                          args=(suggestion.text, suggested_direction(suggestion.text)), width="stretch")
+    if result.low_confidence:
+        st.warning(tr("common.low_confidence", p=result.mean_token_probability, limit=LOW_CONFIDENCE),
+                   icon=":material/psychology_alt:")
     if result.source.truncated:
         st.info(tr("common.truncated", max=translator().max_source_words, n=result.source.original_length),
                 icon=":material/content_cut:")

@@ -65,7 +65,7 @@ S = len(result.trace.source_tokens) if result is not None else 0
 L = max(length, S) if marked else length
 pe = sinusoidal_encoding(L, d_model)                         # (L, d_model)
 positions = np.arange(L)
-token_labels = figures.token_labels(result.trace.source_tokens) if result is not None else []
+token_labels = figures.token_labels(result.trace.source_labels) if result is not None else []
 position_labels = [str(p) for p in positions]
 
 

@@ -67,7 +67,7 @@ def sentence_part() -> None:
                                        default=0, format_func=lambda h: str(h + 1)) or 0
     queries, keys = similarity_vectors(trace, source, layer, head)
     matrices = similarity_matrices(queries, keys)
-    labels = figures.token_labels(trace.source_tokens)
+    labels = figures.token_labels(trace.source_labels)
     y_title, x_title = axis_titles("encoder_self")
     st.caption(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
     measures = SimilarityMatrices.MEASURES

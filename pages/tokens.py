@@ -37,7 +37,7 @@ if result is None:
 
 model = translator()
 source = result.source
-labels = figures.token_labels(source.tokens)
+labels = figures.token_labels(source.labels)
 dims = [str(j) for j in range(model.config.d_model)]
 
 

@@ -126,3 +126,12 @@ def test_model_card_reports_the_bars(translator):
     assert card["parameters"] == translator.model.num_parameters()
     assert card["norm_placement"].startswith("post-LN") == (not translator.config.norm_first)
     json.dumps(card)   # the card is plain JSON
+
+
+def test_unknown_words_keep_their_typed_spelling_in_chart_labels(translator):
+    result = translator.translate("I saw a qwertyzebra", "en2zh")
+    assert "<unk>" in result.trace.source_tokens                     # what the model reads
+    rows, cols = result.trace.axis_tokens("encoder_self")
+    assert "qwertyzebra→<unk>" in rows and rows == cols               # what every chart shows
+    assert "qwertyzebra→<unk>" in result.trace.axis_tokens("cross")[1]
+    assert len(rows) == len(result.trace.source_tokens)

@@ -76,6 +76,12 @@ class Tokenized:
     truncated: bool = False         # True when the text had more tokens than the model accepts
     original_length: int = 0        # number of word tokens before the cut (tag and <eos> excluded)
 
+    @property
+    def labels(self) -> list[str]:
+        """The tokens as a reader should see them: an unknown word keeps its typed spelling ("zebra→<unk>")."""
+        unknown = iter(self.unknown_words)
+        return [f"{next(unknown, '?')}→{UNK}" if t == UNK else t for t in self.tokens]
+
 
 class Tokenizer:
     """Maps text to ids and back. `vocab` lists tokens in id order; the special tokens come first."""

@@ -127,6 +127,11 @@ class TranslationTrace:
     decoder_layers: list[LayerTrace]
     decoder_output: np.ndarray           # (T, d) before the output projection
     next_token_probs: np.ndarray         # (T, V)
+    source_labels: list[str] | None = None   # (S,) source tokens for display: unknown words as typed
+
+    def __post_init__(self):
+        if self.source_labels is None:
+            self.source_labels = list(self.source_tokens)
 
     def attention(self, kind: str, layer: int) -> AttentionTrace:
         if kind == "encoder_self":
@@ -143,12 +148,13 @@ class TranslationTrace:
         return np.stack([self.attention(kind, i).weights for i in range(n)])
 
     def axis_tokens(self, kind: str) -> tuple[list[str], list[str]]:
-        """(query tokens, key tokens) for the rows and columns of one attention kind."""
+        """(query tokens, key tokens) for the rows and columns of one attention kind, as a reader sees them
+        (an unknown source word as "zebra→<unk>")."""
         if kind == "encoder_self":
-            return self.source_tokens, self.source_tokens
+            return self.source_labels, self.source_labels
         if kind == "decoder_self":
             return self.target_tokens, self.target_tokens
-        return self.target_tokens, self.source_tokens
+        return self.target_tokens, self.source_labels
 
     @property
     def chosen_token_probs(self) -> np.ndarray:
@@ -156,8 +162,10 @@ class TranslationTrace:
         return self.next_token_probs[np.arange(len(self.predicted_ids)), self.predicted_ids]
 
 
-def build_trace(model, tokenizer, source_ids: list[int], target_ids: list[int]) -> TranslationTrace:
-    """One recorded forward pass. `target_ids` is the translation without <bos>/<eos>."""
+def build_trace(model, tokenizer, source_ids: list[int], target_ids: list[int],
+                source_labels: list[str] | None = None) -> TranslationTrace:
+    """One recorded forward pass. `target_ids` is the translation without <bos>/<eos>; `source_labels`
+    names the source tokens for display (default: the tokens)."""
     import torch
 
     decoder_input = [tokenizer.bos_id] + list(target_ids)
@@ -179,5 +187,5 @@ def build_trace(model, tokenizer, source_ids: list[int], target_ids: list[int]) 
         target_embeddings=tgt_tok, target_positional=tgt_pe, target_input=tgt_tok * scale + tgt_pe,
         encoder_layers=_layer_traces(enc["layers"], "encoder_self"), encoder_output=_np(memory[0]),
         decoder_layers=_layer_traces(dec["layers"], "decoder_self"), decoder_output=_np(dec["output"][0]),
-        next_token_probs=_np(logits[0].softmax(-1)))
+        next_token_probs=_np(logits[0].softmax(-1)), source_labels=source_labels)
     return trace

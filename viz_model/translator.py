@@ -30,6 +30,11 @@ def suggested_direction(text: str) -> str:
     return "zh2en" if contains_chinese(text) else "en2zh"
 
 
+# Below this mean token probability a translation is marked as a guess. On the everyday set, outputs under
+# it were mostly wrong and outputs above it mostly right (see README, "The model").
+LOW_CONFIDENCE = 0.5
+
+
 @dataclass
 class Translation:
     direction: str                      # "en2zh" or "zh2en"
@@ -46,6 +51,15 @@ class Translation:
     @property
     def target_language(self) -> str:
         return DIRECTIONS[self.direction][1]
+
+    @property
+    def mean_token_probability(self) -> float:
+        """Mean probability the model gave to each token it emitted (<eos> included): how sure it was."""
+        return float(self.trace.chosen_token_probs.mean())
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.mean_token_probability < LOW_CONFIDENCE
 
 
 class Translator:
@@ -86,7 +100,7 @@ class Translator:
                              max_len=max_len, length_penalty=length_penalty, prefix=prefix_ids)
         output = [t for t in record.hypotheses[0].tokens if t != EOS]
         output = output[: self.config.max_len - 1]           # room for <bos> in the traced pass
-        trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output))
+        trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
         language = DIRECTIONS[direction][1]
         return Translation(direction, source, record, output, detokenize(output, language), trace)
 
@@ -94,7 +108,7 @@ class Translator:
         """Trace the model reading a given translation (teacher forcing) instead of its own output."""
         source = self.encode(text, direction)
         target = self.tokenizer.split(target_text)[0][: self.config.max_len - 1]
-        return build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target))
+        return build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target), source.labels)
 
     def score(self, text: str, direction: str, target_text: str) -> SequenceScore:
         """How probable the model finds `target_text` as the translation of `text`."""

@@ -59,7 +59,7 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
         pairs.append(SentencePair(tuple(en_tokens), zh_tokens, topic, "both", _dedupe(amb), origin))
 
     for p, topic in everyday_phrases(load_words(), seed):
-        add(p.en, p.zh, topic, "grammar", p.amb)
+        add(p.en, p.zh, topic, "everyday", p.amb)
     if phrasebook:
         segment = _plain_jieba()
         for en, zh, topic in load_phrasebook():

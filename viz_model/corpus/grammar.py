@@ -45,7 +45,7 @@ class SentencePair:
     topic: str
     direction: str = "both"      # "both", "en2zh" (only English→Chinese) or "zh2en"
     ambiguous: tuple[tuple[str, str], ...] = ()
-    origin: str = "grammar"      # "grammar" (written by code) or "phrasebook" (hand-written everyday pairs)
+    origin: str = "grammar"      # "grammar" (core grammar), "everyday" (lexicon templates), "phrasebook" (by hand)
 
     @property
     def en(self) -> str:
@@ -1578,7 +1578,7 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
             train.append(g)
         elif any(is_held_out_arithmetic(p) for p in members):
             held.append(g)
-        elif any(p.topic == "arithmetic" or p.origin != "grammar" for p in members):
+        elif any(p.topic == "arithmetic" or p.origin == "phrasebook" for p in members):
             train.append(g)     # the test split measures the grammar's world; the phrasebook only trains
         else:
             rest.append(g)
