@@ -68,8 +68,9 @@ def test_switching_language_translates_the_interface():
 def test_unknown_words_are_named_and_html_stays_text():
     at = open_app(text="qwzx <b>bold</b>")
     assert errors(at) == []
-    assert len(at.warning) == 1
-    warning = at.warning[0].value
+    unknown = [w.value for w in at.warning if "“qwzx”" in w.value]
+    assert len(unknown) == 1
+    warning = unknown[0]
     assert "“qwzx”" in warning
     assert "“\\<”" in warning                     # escaped for Markdown: shown, not interpreted
     assert "<b>" not in warning
@@ -128,3 +129,20 @@ def test_loading_the_model_freezes_long_lived_objects_out_of_the_per_run_collect
     common.translator()
     assert gc.get_freeze_count() >= 0.9 * tracked_before
     assert len(gc.get_objects()) < 0.1 * tracked_before
+
+
+def test_unknown_words_offer_the_closest_known_sentences_and_low_confidence_is_marked():
+    from tests.app_harness import translator
+    text = "My qwertyzebra is hungry"
+    at = open_app(text=text)
+    assert errors(at) == []
+    buttons = [b for b in at.button if b.key and b.key.startswith("closest_")]
+    assert buttons, "no closest-sentence buttons"
+    result = translator().translate(text, "en2zh")
+    marked = any("Low confidence" in w.value for w in at.warning)
+    assert marked == result.low_confidence
+    choice = buttons[0].label
+    buttons[0].click().run()
+    assert errors(at) == []
+    assert at.session_state["text"] == choice
+    assert translator().encode(choice, "en2zh").unknown_words == []     # a sentence the model knows

@@ -43,8 +43,17 @@ def model_card_rows(card: dict) -> list[tuple[str, object]]:
         ("card_training", number(card.get("corpus", {}).get("train") or training.get("examples"))),
         ("card_bleu_en2zh", number(evaluation.get("test_bleu_en2zh"), 1)),
         ("card_bleu_zh2en", number(evaluation.get("test_bleu_zh2en"), 1)),
+        ("card_everyday_chrf_en2zh", number(evaluation.get("everyday_chrf_en2zh"), 1)),
+        ("card_everyday_chrf_zh2en", number(evaluation.get("everyday_chrf_zh2en"), 1)),
+        ("card_everyday_coverage", number(_mean_percent(evaluation, "everyday_coverage"), 0)),
         ("card_norm", norm),
     ]
+
+
+def _mean_percent(evaluation: dict, prefix: str) -> float | None:
+    """Mean over both directions of a share, in percent; None when not measured."""
+    values = [evaluation.get(f"{prefix}_{d}") for d in ("en2zh", "zh2en")]
+    return None if None in values else 50 * (values[0] + values[1])
 
 
 # ------------------------------------------------------------------------------------------ attention views
