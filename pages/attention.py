@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from pages.common import (
+    COREFERENCE_SENTENCE,
     attention_controls,
     axis_titles,
     chart,
@@ -15,9 +16,11 @@ from pages.common import (
     page_title,
     require_translation,
     tr,
+    use_sentence,
 )
 from viz_model import figures
 from viz_model.analysis import head_differences, top_attended
+from viz_model.coreference import pronoun_attention
 
 frame()
 page_title("attention")
@@ -36,7 +39,7 @@ y_title, x_title = axis_titles(kind)
 mask = None if attention.mask.all() else attention.mask
 common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), mask=mask,
               masked_text=tr("axis.masked"))
-views = ("heads", "compare", "grid", "query")
+views = ("heads", "compare", "grid", "query", "pronoun")
 view = st.segmented_control(tr("attention.view"), views, key="attention.view", default="heads",
                             format_func=labeller("attention.view_{}")) or "heads"
 
@@ -77,18 +80,18 @@ elif view == "grid":
     stack = trace.attention_stack(kind)                  # (L, H, Tq, Tk)
     L = stack.shape[0]
     chart(figures.heatmaps(stack, rows, cols, **common, tick_labels=len(query_tokens) <= 12, show_values=False,
-                           panel_titles=[tr("attention.layer_head", layer=l + 1, h=h + 1)
-                                         for l in range(L) for h in range(H)]),
+                           panel_titles=[tr("attention.layer_head", layer=i + 1, h=h + 1)
+                                         for i in range(L) for h in range(H)]),
           key="attention.grid")
     st.caption(tr("attention.grid_caption", kind=tr(f"attention.kind_{kind}")))
 
-else:  # one query token
+elif view == "query":  # one query token
     left, middle, right = st.columns([2, 2, 1])
     query = dependent_index(left.selectbox, tr("attention.query_token"), len(query_tokens), "attention.query",
                             context=(kind, tuple(query_tokens)), format_func=lambda i: f"{i}:{query_tokens[i]}")
+    mean_label = tr("attention.query_mean")
     head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="attention.query_head",
-                                    default=0, format_func=lambda h, mean=tr("attention.query_mean"):
-                                    mean if h == "mean" else str(h + 1))
+                                    default=0, format_func=lambda h: mean_label if h == "mean" else str(h + 1))
     head = 0 if head is None else head
     top_k = right.number_input(tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
                                key="attention.top_k")
@@ -105,5 +108,22 @@ else:  # one query token
                   tr("attention.col_weight"): [round(a.weight, 4) for a in top]},
                  hide_index=True, key="attention.query_table")
 
-if mask is not None:
+elif view == "pronoun":
+    # The textbook picture: every encoder layer and head, the pronoun's row of weights over the source.
+    found = pronoun_attention(trace)
+    if found is None:
+        st.info(tr("attention.pronoun_none"), icon=":material/info:")
+        st.button(COREFERENCE_SENTENCE, key="attention.pronoun_try", on_click=use_sentence,
+                  args=(COREFERENCE_SENTENCE, "en2zh"))
+    else:
+        L = found.weights.shape[0]
+        labels = figures.token_labels(found.labels)
+        chart(figures.heatmaps(found.weights.reshape(L * H, -1)[None], [
+            tr("attention.layer_head", layer=f.layer + 1, h=f.head + 1) for f in found.focus], labels,
+            y_title=tr("attention.pronoun_rows"), x_title=tr("axis.key_source"), value_name=tr("axis.weight"),
+            panel_titles=[tr("attention.pronoun_title", word=found.pronoun)]), key="attention.pronoun")
+        votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items())
+        st.caption(tr("attention.pronoun_caption", word=md(found.pronoun), n=L * H, votes=votes))
+
+if mask is not None and view != "pronoun":
     st.caption(tr("attention.masked_caption"))

@@ -213,6 +213,14 @@ def sentence() -> tuple[str, str]:
     return state.get("text", ""), normalise_direction(state.get("dir"))
 
 
+COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
+
+
+def use_sentence(text: str, direction: str) -> None:
+    """on_click for a button that puts a sentence in the sidebar box."""
+    _set_example(text, direction)
+
+
 def _set_example(text: str, direction: str) -> None:
     st.session_state["text"] = text
     st.session_state["dir"] = direction
