@@ -41,7 +41,8 @@ def _random_model(directory: Path) -> None:
     from viz_model.model import Transformer
     from viz_model.tokenizer import Tokenizer
 
-    words = ["please", "buy", "an", "apple", "and", "an", "orange", ".", "i", "saw", "a", "the", "cat", "sat", "on", "mat", "bat", "flew", "out", "of", "cave", "one", "plus", "three", "equals", "four", "b"]
+    words = ["please", "buy", "an", "apple", "and", "an", "orange", ".", "i", "saw", "a", "the", "cat", "sat", "on",
+        "mat", "bat", "flew", "out", "of", "cave", "one", "plus", "three", "equals", "four", "b"]
     tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯子。苹果和橙")])
     torch.manual_seed(0)
     config = ModelConfig(vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2,

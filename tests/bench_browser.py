@@ -279,7 +279,7 @@ def main(argv=None) -> int:
                        for name, script in apps.items()}
             try:
                 sessions, frames = {}, {}
-                for name, server in servers.items():
+                for server in servers.values():
                     server.start()
                 for name, server in servers.items():
                     server.wait_healthy(timeout=120)

@@ -13,4 +13,5 @@ if [ -n "$NEEDED" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $NEEDED >/dev/null
 fi
+python -m ruff check .
 python -m pytest "$@"

@@ -129,7 +129,8 @@ def test_course_sentences_present_and_in_train(pairs, splits):
 def test_course_words_used_in_other_sentences(pairs):
     others = [p for p in pairs if p.topic != "course"]
     en = Counter(t for p in others for t in p.en_tokens)
-    for word in ["please", "buy", "apple", "orange", "phone", "student", "saw", "fbi", "chasing", "criminal", "run", "thinking", "machines", "play", "game", "thrones", "win", "die", "middle", "ground"]:
+    for word in ["please", "buy", "apple", "orange", "phone", "student", "saw", "fbi", "chasing", "criminal", "run",
+        "thinking", "machines", "play", "game", "thrones", "win", "die", "middle", "ground"]:
         assert en[word] >= 3, word
 
 

@@ -3,7 +3,8 @@ import pytest
 
 from viz_model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
 
-VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见", "了", "一", "把", "锯子", "。",
+VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见",
+    "了", "一", "把", "锯子", "。",
          "？", "，", "一加", "加", "三", "等于", "四", "二十", "二十一"]
 
 

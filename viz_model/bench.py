@@ -32,7 +32,8 @@ def _median_ms(fn, repeat: int) -> float:
 
 def _long_sentence(translator: Translator) -> str:
     """A sentence that fills the encoder exactly (max_len − 2 words) from the model's own vocabulary."""
-    words = ["please", "buy", "an", "apple", "and", "an", "orange", "and", "a", "light", "bat", "at", "the", "bank", "today"]
+    words = ["please", "buy", "an", "apple", "and", "an", "orange", "and", "a", "light", "bat", "at", "the", "bank",
+        "today"]
     words = [w for w in words if w in translator.tokenizer.token_to_id] or ["apple"]
     return " ".join((words * 10)[: translator.max_source_words])
 

@@ -70,9 +70,9 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
 
     course = []
     for pair in corpus.COURSE_SENTENCES:
-        for p, text, lang, reference in _examples([pair], "en2zh"):
+        for _, text, lang, reference in _examples([pair], "en2zh"):
             course.append(translate_tokens(model, tokenizer, text, lang, beam_width) == reference)
-        for p, text, lang, reference in _examples([pair], "zh2en"):
+        for _, text, lang, reference in _examples([pair], "zh2en"):
             course.append(translate_tokens(model, tokenizer, text, lang, beam_width) == reference)
     result["course_sentences_exact"] = f"{sum(course)}/{len(course)}"
 

@@ -445,7 +445,8 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
     """One line per series over x (series names are legend entries). `dashed`: each line thinner than the
     one before and with its own dash pattern, so curves that coincide all stay visible. `marks` (same keys
     as `series`) adds, for a series, marked points (x, y, hover labels) drawn over its line in the same
-    colour: e.g. the positions of the current sentence on a positional-encoding curve. Mark traces carry meta "marks"."""
+    colour: e.g. the positions of the current sentence on a positional-encoding curve. Mark traces carry
+    meta "marks"."""
     traces = []
     for i, (name, y) in enumerate(series.items()):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]

@@ -173,8 +173,8 @@ def exhaustive_search(
 
     Enumerates every sequence that ends with <eos> at some length <= max_len, plus the ones cut off at
     max_len (counted in `examined`; the best is chosen among finished sequences, or among the cut-off
-    ones if none can finish). Ranking is by score log P / L**alpha. Because nothing follows <eos>, the count is a little below the
-    course's n**T (which ignores <eos>): here 1 + 3 + 9 + 27 + 81 = 121 sequences for n=4, T=4.
+    ones if none can finish). Ranking is by score log P / L**alpha. Because nothing follows <eos>, the count
+    is a little below the course's n**T (which ignores <eos>): here 1 + 3 + 9 + 27 + 81 = 121 sequences for n=4, T=4.
     """
     best_key, best = None, None
     examined = 0

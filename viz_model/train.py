@@ -200,12 +200,13 @@ def greedy_exact(model, examples, tokenizer) -> float:
     return sum(o == e.target_ids for o, e in zip(outputs, examples)) / len(examples)
 
 
-def train(model_config: ModelConfig | None = None, cfg: TrainConfig = TrainConfig(),
+def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = None,
           model_dir: Path | None = checkpoint.MODEL_DIR, log=print, run_evaluation: bool = True,
           state_file: Path | None = None):
     """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model,
     tokenizer, card). With `state_file`, a resumable state is written every `cfg.save_every` steps and, if
     the file exists, training continues from it."""
+    cfg = cfg or TrainConfig()
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = random.Random(cfg.seed)

@@ -107,7 +107,7 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
             for context in contexts:
                 context.close()
             contexts, sessions = [], []
-            for i in range(n_sessions):
+            for _ in range(n_sessions):
                 context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800})
                 context.set_default_timeout(120_000)
                 contexts.append(context)

@@ -310,7 +310,8 @@ TIME = {
 }
 
 # Numbers. English number words are single tokens ("twenty-one"); each Chinese number is one token too.
-EN_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+EN_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 EN_NUMBERS += [f"{t}-{u}" if u else t for t in ("twenty", "thirty", "forty") for u in
                ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")][1:]
 EN_NUMBERS = EN_NUMBERS[:21] + [w for w in EN_NUMBERS[21:]][:20]
@@ -1669,7 +1670,7 @@ def lexicon() -> list[LexiconEntry]:
     out += [LexiconEntry(en, zh, "pronoun", "people") for en, zh in OBJECT_PRONOUNS if en not in ("you",)]
     out += [LexiconEntry(en, zh, "name", "people") for en, zh in NAMES]
     out += [LexiconEntry(en, zh, "noun", "family") for en, zh in KIN]
-    for en, plural, zh, mw, kind in NOUNS:
+    for en, _plural, zh, _measure, kind in NOUNS:
         out.append(LexiconEntry(en, zh.replace(" ", ""), "noun", _NOUN_TOPIC[kind]))
     out += [LexiconEntry(en, zh, "noun", "food") for en, zh in DRINKS]
     out += [LexiconEntry(en, zh, "noun", "places") for en, zh, _ in PLACES]
