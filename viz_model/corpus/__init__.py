@@ -8,6 +8,7 @@
 """
 from .assemble import OUT_DIR, _pairs, ambiguous_text, example_sentences, generate_pairs, main, topics, write_corpus
 from .grammar import (
+                       AMBIGUOUS_FORMS,
                        AMBIGUOUS_WORDS,
                        COURSE_SENTENCES,
                        EN_NUMBERS,
@@ -24,7 +25,9 @@ from .grammar import (
                        split_corpus,
 )
 
-__all__ = ["AMBIGUOUS_WORDS", "COURSE_SENTENCES", "EN_NUMBERS", "HELD_OUT_ARITHMETIC", "OUT_DIR", "ZH_NUMBERS",
-           "LexiconEntry", "SentencePair", "_pairs", "ambiguous_text", "arithmetic_pairs", "arithmetic_triple",
-           "arithmetic_triples", "example_sentences", "find_conflicts", "generate_pairs",
-           "is_held_out_arithmetic", "lexicon", "main", "split_corpus", "topics", "write_corpus"]
+__all__ = [
+    "AMBIGUOUS_FORMS", "AMBIGUOUS_WORDS", "COURSE_SENTENCES", "EN_NUMBERS", "HELD_OUT_ARITHMETIC", "OUT_DIR",
+    "ZH_NUMBERS", "LexiconEntry", "SentencePair", "_pairs", "ambiguous_text", "arithmetic_pairs",
+    "arithmetic_triple", "arithmetic_triples", "example_sentences", "find_conflicts", "generate_pairs",
+    "is_held_out_arithmetic", "lexicon", "main", "split_corpus", "topics", "write_corpus",
+]

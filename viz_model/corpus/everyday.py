@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from .grammar import AMBIGUOUS_WORDS, Ph, ph
+from .grammar import AMBIGUOUS_FORMS, Ph, ph
 from .words import Word, by_pos
 
 SUBJECTS = [("i", "我", "1s"), ("you", "你", "2"), ("he", "他", "3s"), ("she", "她", "3s"),
@@ -190,11 +190,12 @@ def coreference_pairs() -> list[tuple[Ph, str]]:
 
 
 # ---- everything ---------------------------------------------------------------------------------------
-def everyday_phrases(words, seed: int = 0, per_word: int = 4) -> list[tuple[Ph, str]]:
+def everyday_phrases(words, seed: int = 0, per_word: int = 6) -> list[tuple[Ph, str]]:
     """(phrase, topic) for every usable word, `per_word` draws each, plus the dictionary pair of the word."""
     rng = random.Random(f"everyday-{seed}")
     # The ambiguous words are taught by the core grammar, only in contexts that decide their sense.
-    words = [w for w in words if w.english not in AMBIGUOUS_WORDS]
+    ambiguous = set().union(*AMBIGUOUS_FORMS.values())
+    words = [w for w in words if not ({w.english, *w.forms} & ambiguous)]
     nouns = by_pos(words, "noun")
     objects: dict[str, list[Word]] = {}
     for n in nouns:

@@ -96,6 +96,11 @@ AMBIGUOUS_WORDS: dict[str, dict[str, str]] = {
     "watch": {"看": "look at (TV, a film)", "手表": "a clock on the wrist"},
     "fly": {"飞": "move through the air", "苍蝇": "an insect"},
 }
+# Every English form of the ambiguous words; a sentence with one of them records the sense it uses.
+AMBIGUOUS_FORMS: dict[str, set[str]] = {
+    "saw": {"saw", "saws"}, "bank": {"bank"}, "bat": {"bat", "bats"}, "orange": {"orange", "oranges"},
+    "light": {"light", "lights"}, "play": {"play", "plays", "played", "playing"},
+    "watch": {"watch", "watches", "watched", "watching"}, "fly": {"fly", "flies", "flying", "flew"}}
 
 # Subjects: (english, chinese, agreement) — agreement "1s", "2", "3s" or "pl" picks am/are/is, do/does.
 PRONOUNS = [("i", "我", "1s"), ("you", "你", "2"), ("he", "他", "3s"), ("she", "她", "3s"),
