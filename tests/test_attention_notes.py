@@ -7,6 +7,7 @@ from viz_model.attention_notes import attention_sink, decoder_row_labels
 def test_sink_found_when_most_heads_favour_one_key():
     weights = np.full((4, 3, 3), 0.1)
     weights[:3, :, 0] = 0.8                          # three of four heads pour 0.8 onto key 0
+    weights[3, :, 1] = 0.8                           # the fourth onto key 1
     found = attention_sink(weights, ["<2zh>", "cat", "."])
     assert found.token == "<2zh>" and found.heads == 3 and found.n_heads == 4
     assert abs(found.mean_weight - 0.8) < 1e-12
