@@ -110,3 +110,18 @@ def test_bad_directories_say_what_is_wrong(tmp_path):
 
 def test_encoder_view_is_a_plain_record():
     assert EncoderView.__dataclass_fields__.keys() >= {"pieces", "attention", "q", "k", "v", "hidden_states"}
+
+
+def test_our_translator_reads_through_the_same_interface():
+    from viz_model.pretrained import TranslatorEncoder
+    from viz_model.translator import Translator
+    translator = Translator.load()
+    view = TranslatorEncoder(translator).view("I saw a saw.")
+    trace = translator.translate("I saw a saw.", "en2zh").trace
+    L, H = translator.config.n_encoder_layers, translator.config.n_heads
+    S = len(trace.source_tokens)
+    assert view.attention.shape == (L, H, S, S) and view.hidden_states.shape[0] == L + 1
+    np.testing.assert_array_equal(view.attention[1], trace.attention("encoder_self", 1).weights)
+    np.testing.assert_allclose(recompute_attention(view), view.attention, atol=1e-4)   # Q, K reproduce it
+    assert view.special.tolist() == [t in ("<2zh>", "<eos>") for t in trace.source_tokens]
+    assert view.positional_kind == "sinusoidal"

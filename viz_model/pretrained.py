@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .tokenizer import SPECIAL_TOKENS, UNK
+
 MINILM = "minilm"
 # Model types whose self-attention has separate query/key/value projections under
 # `encoder.layer.N.attention.self`, which is what the hooks read.
@@ -171,6 +173,31 @@ class PretrainedEncoder:
             embeddings=out.hidden_states[0][0].float().numpy(), positional=positions, positional_kind="learned",
             hidden_states=np.stack([h[0].float().numpy() for h in out.hidden_states]),
             attention=np.stack([a[0].float().numpy() for a in out.attentions]), q=q, k=k, v=v)
+
+
+class TranslatorEncoder:
+    """Our translator's encoder read through the same interface as a pretrained encoder, so a page can
+    show both side by side: `view(text)` is one translation's trace, encoder side."""
+
+    kind = "encoder-decoder"
+    can_translate = True
+
+    def __init__(self, translator, direction: str = "en2zh", name: str = "Attention Lab translator"):
+        self.translator, self.direction, self.name = translator, direction, name
+
+    def view(self, text: str) -> EncoderView:
+        trace = self.translator.translate(text, self.direction).trace
+        layers = trace.encoder_layers
+        tokens = trace.source_tokens
+        return EncoderView(
+            model_name=self.name, pieces=list(tokens), labels=list(trace.source_labels),
+            special=np.array([t in SPECIAL_TOKENS and t != UNK for t in tokens]),
+            embeddings=trace.source_input, positional=trace.source_positional, positional_kind="sinusoidal",
+            hidden_states=np.stack([trace.source_input] + [layer.output for layer in layers]),
+            attention=trace.attention_stack("encoder_self"),
+            q=np.stack([layer.self_attention.q for layer in layers]),
+            k=np.stack([layer.self_attention.k for layer in layers]),
+            v=np.stack([layer.self_attention.v for layer in layers]))
 
 
 def recompute_attention(view: EncoderView) -> np.ndarray:
