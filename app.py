@@ -6,7 +6,7 @@ translation), mirrors them in the URL, then runs the chosen page. The page list 
 import streamlit as st
 
 from pages import common
-from viz_model.checkpoint import CheckpointError
+from viz_model.model.checkpoint import CheckpointError
 
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
 st.set_page_config(page_title="Attention Lab", page_icon=str(common.ICON), layout="wide")

@@ -22,10 +22,10 @@ from pages.common import (
 from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
 from viz_model import figures
 from viz_model.analysis import metric_tokens, scientific
-from viz_model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.tokenizer import EOS, detokenize
 from viz_model.references import find_reference
 from viz_model.search_tree import tree_layout
-from viz_model.tokenizer import EOS, detokenize
 from viz_model.toy_search import (
     COURSE_TABLE,
     VOCAB,

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from viz_model import checkpoint, figures
-from viz_model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model import figures
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
-from viz_model.suggest import SentenceIndex, Suggestion, typed_language
-from viz_model.tokenizer import DIRECTIONS
-from viz_model.translator import (
+from viz_model.model import checkpoint
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.tokenizer import DIRECTIONS
+from viz_model.model.translator import (
     DEFAULT_BEAM_WIDTH,
     LOW_CONFIDENCE,
     Translation,
@@ -30,6 +30,7 @@ from viz_model.translator import (
     normalise_direction,
     suggested_direction,
 )
+from viz_model.suggest import SentenceIndex, Suggestion, typed_language
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
@@ -394,7 +395,7 @@ def axis_titles(kind: str) -> tuple[str, str]:
 
 def attention_controls(prefix: str, kind_default: str = "encoder_self") -> tuple[str, int]:
     """Kind and layer selectors (keys "<prefix>.kind", "<prefix>.layer"); layers are shown from 1."""
-    from viz_model.trace import ATTENTION_KINDS
+    from viz_model.model.trace import ATTENTION_KINDS
 
     config = translator().config
     left, right = st.columns(2)

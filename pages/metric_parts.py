@@ -10,8 +10,8 @@ import streamlit as st
 
 from pages.common import folded, model_dir, tr, translator
 from viz_model.analysis import ngram_rows
-from viz_model.decoding import SequenceScore
 from viz_model.metrics import BleuResult, bleu
+from viz_model.model.decoding import SequenceScore
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -22,8 +22,8 @@ from pages.common import (
 )
 from viz_model import figures
 from viz_model.analysis import attention_step, step_difference, toy_attention, toy_inputs
+from viz_model.model.tokenizer import SPECIAL_TOKENS
 from viz_model.similarity import attention_arithmetic
-from viz_model.tokenizer import SPECIAL_TOKENS
 
 COURSE_QK = pd.DataFrame([[4.0, 4, 4, 4], [7, 7, 7, 7], [6, 6, 6, 6]], index=["q1", "k1", "k2"],
                          columns=["1", "2", "3", "4"])   # q1·k1 = 112, q1·k2 = 96 (course §3)

@@ -17,7 +17,7 @@ from pages.common import (
 )
 from viz_model import figures
 from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
-from viz_model.tokenizer import EOS, SPECIAL_TOKENS, UNK
+from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, UNK
 
 NEIGHBOURS = 5
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from viz_model import checkpoint
+from viz_model.model import checkpoint
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -37,9 +37,9 @@ SENTENCES = {
 def _random_model(directory: Path) -> None:
     import torch
 
-    from viz_model.config import ModelConfig
-    from viz_model.model import Transformer
-    from viz_model.tokenizer import Tokenizer
+    from viz_model.model.config import ModelConfig
+    from viz_model.model.tokenizer import Tokenizer
+    from viz_model.model.transformer import Transformer
 
     words = ["please", "buy", "an", "apple", "and", "an", "orange", ".", "i", "saw", "a", "the", "cat", "sat", "on",
         "mat", "bat", "flew", "out", "of", "cave", "one", "plus", "three", "equals", "four", "b"]
@@ -64,7 +64,7 @@ def model_dir() -> Path:
 
 @cache
 def translator():
-    from viz_model.translator import Translator
+    from viz_model.model.translator import Translator
 
     return Translator.load(model_dir())
 

@@ -253,8 +253,8 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     from pages.common import PAGES
-    from viz_model import checkpoint
-    from viz_model.translator import Translator
+    from viz_model.model import checkpoint
+    from viz_model.model.translator import Translator
 
     model_dir = Path(args.model_dir or checkpoint.MODEL_DIR)
     env = {MODEL_DIR_ENV: str(model_dir)}

@@ -37,8 +37,8 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     from pages.common import PAGES
-    from viz_model import checkpoint
-    from viz_model.translator import Translator
+    from viz_model.model import checkpoint
+    from viz_model.model.translator import Translator
 
     torch.set_num_threads(1)
     model_dir = Path(args.model_dir or checkpoint.MODEL_DIR)

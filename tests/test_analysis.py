@@ -4,7 +4,7 @@ import pytest
 
 from tests.app_harness import translator
 from viz_model import analysis
-from viz_model.trace import ATTENTION_KINDS
+from viz_model.model.trace import ATTENTION_KINDS
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,11 @@ from tests.app_harness import (
     translator,
 )
 from viz_model.analysis import metric_tokens
-from viz_model.decoding import greedy_search
 from viz_model.i18n import t
 from viz_model.metrics import bleu
+from viz_model.model.decoding import greedy_search
+from viz_model.model.tokenizer import EOS, detokenize
 from viz_model.references import find_reference
-from viz_model.tokenizer import EOS, detokenize
 
 PAGE = "pages/beam_search.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
@@ -221,7 +221,7 @@ def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
 
 def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
     # With the app's own settings the page's search is the sidebar's translation: one beam search, not two.
-    from viz_model.translator import Translator
+    from viz_model.model.translator import Translator
 
     calls = []
     original = Translator.translate

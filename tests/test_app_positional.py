@@ -1,4 +1,4 @@
-"""Positional encoding page: the curves, the table and the position similarities equal viz_model.positional,
+"""Positional encoding page: the curves, the table and the position similarities equal viz_model.model.positional,
 and the model's own encoding of the current sentence (trace.source_positional) is what the page marks."""
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ from tests.app_harness import (
     open_section,
     translator,
 )
-from viz_model.positional import position_similarity, sinusoidal_encoding
+from viz_model.model.positional import position_similarity, sinusoidal_encoding
 
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"

@@ -4,7 +4,7 @@ import pytest
 
 from tests.app_harness import chart_keys, decode, figure, heatmap_panels, open_app, open_section, translator
 from viz_model.analysis import encoder_input_parts, vocabulary_map
-from viz_model.tokenizer import SPECIAL_TOKENS
+from viz_model.model.tokenizer import SPECIAL_TOKENS
 
 
 @pytest.fixture(scope="module", params=[("Please buy an apple and an orange.", "en2zh"),

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from viz_model.block_view import block_view, layer_norm_parameters
-from viz_model.translator import Translator
+from viz_model.model.translator import Translator
 
 
 @pytest.fixture(scope="module")

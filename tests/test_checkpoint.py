@@ -4,11 +4,11 @@ import json
 import pytest
 import torch
 
-from viz_model import checkpoint
-from viz_model.checkpoint import CARD_FILE, CHECKPOINT_FILE, REBUILD_COMMAND, VOCAB_FILE, CheckpointError
-from viz_model.config import ModelConfig
-from viz_model.model import Transformer
-from viz_model.tokenizer import SPECIAL_TOKENS, Tokenizer
+from viz_model.model import checkpoint
+from viz_model.model.checkpoint import CARD_FILE, CHECKPOINT_FILE, REBUILD_COMMAND, VOCAB_FILE, CheckpointError
+from viz_model.model.config import ModelConfig
+from viz_model.model.tokenizer import SPECIAL_TOKENS, Tokenizer
+from viz_model.model.transformer import Transformer
 
 
 @pytest.fixture()

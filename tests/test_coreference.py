@@ -2,7 +2,7 @@
 import numpy as np
 
 from viz_model.coreference import find_pronoun, pronoun_attention
-from viz_model.translator import Translator
+from viz_model.model.translator import Translator
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
 

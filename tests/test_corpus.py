@@ -6,7 +6,7 @@ import pytest
 from viz_model import corpus
 from viz_model.corpus import COURSE_SENTENCES, SentencePair
 from viz_model.corpus.evalset import everyday_keys, normalise
-from viz_model.tokenizer import Tokenizer, english_words
+from viz_model.model.tokenizer import Tokenizer, english_words
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from viz_model import corpus
 from viz_model.corpus.evalset import EVERYDAY_FILE, everyday_keys, load_everyday, normalise
 from viz_model.corpus.phrasebook import load_phrasebook
 from viz_model.corpus.words import load_words
-from viz_model.tokenizer import contains_chinese
+from viz_model.model.tokenizer import contains_chinese
 
 
 @pytest.fixture(scope="module")

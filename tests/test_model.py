@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 import torch
 
-from viz_model.config import ModelConfig
-from viz_model.decoding import beam_search, greedy_search, score_target
-from viz_model.model import MultiHeadAttention, Transformer, causal_mask
-from viz_model.tokenizer import SPECIAL_TOKENS, Tokenizer
-from viz_model.trace import build_trace
+from viz_model.model.config import ModelConfig
+from viz_model.model.decoding import beam_search, greedy_search, score_target
+from viz_model.model.tokenizer import SPECIAL_TOKENS, Tokenizer
+from viz_model.model.trace import build_trace
+from viz_model.model.transformer import MultiHeadAttention, Transformer, causal_mask
 
 WORDS = ["i", "saw", "a", "saw", "an", "apple", "我", "看见", "了", "锯子", "一", "把", "。", "."]
 

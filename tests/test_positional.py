@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from viz_model.positional import position_similarity, sinusoidal_encoding
+from viz_model.model.positional import position_similarity, sinusoidal_encoding
 
 
 def hand_loop(length, d_model):

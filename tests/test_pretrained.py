@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from viz_model.pretrained import (
+from viz_model.model.pretrained import (
     EncoderView,
     PretrainedEncoder,
     PretrainedError,
@@ -113,8 +113,8 @@ def test_encoder_view_is_a_plain_record():
 
 
 def test_our_translator_reads_through_the_same_interface():
-    from viz_model.pretrained import TranslatorEncoder
-    from viz_model.translator import Translator
+    from viz_model.model.pretrained import TranslatorEncoder
+    from viz_model.model.translator import Translator
     translator = Translator.load()
     view = TranslatorEncoder(translator).view("I saw a saw.")
     trace = translator.translate("I saw a saw.", "en2zh").trace

@@ -23,7 +23,7 @@ def test_four_functions_score_every_key_and_weights_sum_to_one():
 
 
 def test_bilinear_equals_the_models_own_head_scores():
-    from viz_model.translator import Translator
+    from viz_model.model.translator import Translator
     translator = Translator.load()
     attention = translator.translate("I saw a saw.", "en2zh").trace.attention("encoder_self", 0)
     p = translator.attention_parameters("encoder_self", 0)

@@ -1,7 +1,7 @@
 """The tokenizer: both languages, unknown words reported by name, cuts reported, nothing dropped."""
 import pytest
 
-from viz_model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
+from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
 
 VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见",
     "了", "一", "把", "锯子", "。",
@@ -19,7 +19,7 @@ def test_english_is_lowercased_and_split_into_words_and_punctuation(tok):
 
 
 def test_contractions_split_off_their_clitic_and_join_back():
-    from viz_model.tokenizer import english_words
+    from viz_model.model.tokenizer import english_words
     assert english_words("I didn't know it's 8 o'clock") == ["i", "did", "n't", "know", "it", "'s", "8",
                                                               "o'clock"]
     assert english_words("Won't CAN'T let’s") == ["wo", "n't", "ca", "n't", "let", "'s"]   # curly quote too

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from viz_model.search_record import SearchRecord
+from viz_model.model.search_record import SearchRecord
 from viz_model.toy_search import (
     COURSE_TABLE,
     EOS,

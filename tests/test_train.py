@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from viz_model.config import ModelConfig
+from viz_model.model.config import ModelConfig
 from viz_model.train import TrainConfig, learning_rate, train
 
 TINY = ModelConfig(vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64,
@@ -80,7 +80,7 @@ def test_a_share_of_training_sources_lose_their_final_mark():
     import random
 
     from viz_model import corpus
-    from viz_model.tokenizer import Tokenizer
+    from viz_model.model.tokenizer import Tokenizer
     from viz_model.train import make_examples
     pairs = [p for p in corpus.COURSE_SENTENCES if p.en.endswith(".")]
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from viz_model import corpus
-from viz_model.decoding import greedy_search
 from viz_model.evaluate import translate_tokens
-from viz_model.translator import Translator, normalise_direction, suggested_direction
+from viz_model.model.decoding import greedy_search
+from viz_model.model.translator import Translator, normalise_direction, suggested_direction
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_translate_command_line(translator):
 
 
 def test_translate_command_line_names_a_broken_checkpoint(tmp_path):
-    code = ("import sys; from viz_model import checkpoint, translate; "
+    code = ("import sys; from viz_model import translate; from viz_model.model import checkpoint; "
             f"checkpoint.MODEL_DIR = __import__('pathlib').Path({str(tmp_path)!r}); "
             "sys.exit(translate.main(['I saw a saw']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,0 +1,3 @@
+"""Attention Lab's computations. `viz_model.model`: the Transformer, its tokenizer, the trace of a translation,
+beam search, checkpoints; `viz_model.corpus`: the sentence pairs. No module here imports Streamlit.
+"""

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from viz_model.model.tokenizer import SPECIAL_TOKENS
+from viz_model.model.trace import AttentionTrace, TranslationTrace
+
 from .projection import nearest_neighbours, pca
 from .similarity import AttentionArithmetic, MoveResult, attention_arithmetic
-from .tokenizer import SPECIAL_TOKENS
-from .trace import AttentionTrace, TranslationTrace
 
 # ------------------------------------------------------------------------------------------ model card
 
@@ -437,7 +438,7 @@ def scientific(n: int) -> tuple[float, int]:
 def metric_tokens(tokenizer, text: str) -> list[str]:
     """Tokens of `text` for BLEU/ROUGE: the model's tokenization, with each `<unk>` put back as the word
     it stands for (two different unknown words must not count as a match)."""
-    from .tokenizer import UNK
+    from viz_model.model.tokenizer import UNK
 
     tokens, unknown = tokenizer.split(text)
     spans = iter(unknown)

@@ -13,9 +13,9 @@ import time
 
 import torch
 
-from .decoding import beam_search
-from .trace import build_trace
-from .translator import Translator
+from viz_model.model.decoding import beam_search
+from viz_model.model.trace import build_trace
+from viz_model.model.translator import Translator
 
 TEN_TOKENS = "please buy an apple and an orange at the bank"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tokenizer import SPECIAL_TOKENS, UNK
+from viz_model.model.tokenizer import SPECIAL_TOKENS, UNK
 
 PRONOUNS = ("it", "they", "them", "它", "它们")
 

@@ -17,11 +17,13 @@ import re
 import time
 from pathlib import Path
 
-from . import checkpoint, corpus
+from viz_model.model import checkpoint
+from viz_model.model.decoding import beam_search
+from viz_model.model.tokenizer import contains_chinese, detokenize
+
+from . import corpus
 from .corpus.evalset import load_everyday, normalise
-from .decoding import beam_search
 from .metrics import corpus_bleu
-from .tokenizer import contains_chinese, detokenize
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
 

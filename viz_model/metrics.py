@@ -1,6 +1,6 @@
 """Evaluation metrics of course §7: BLEU, ROUGE-N and perplexity, with all their working shown.
 
-Inputs are token lists (already tokenized, e.g. by viz_model.tokenizer); nothing here tokenizes.
+Inputs are token lists (already tokenized, e.g. by viz_model.model.tokenizer); nothing here tokenizes.
 BLEU follows Papineni et al. (2002) and matches sacrebleu with tokenize="none", smooth_method="none",
 effective_order=False (checked in tests/test_metrics.py).
 """

@@ -11,9 +11,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .tokenizer import DIRECTIONS, clean_text
+from viz_model.model.tokenizer import DIRECTIONS, clean_text
 
-CORPUS_DIR = Path(__file__).resolve().parent.parent / "assets" / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "assets" / "corpus"
 SPLITS = ("train", "validation", "test")
 _FULLWIDTH = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
 _SPACE = re.compile(r"\s+")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .search_record import SearchRecord
+from viz_model.model.search_record import SearchRecord
 
 ROOT = -1          # id of the root node (the empty prefix, before step 0)
 PRUNED_FAN = 0.3   # pruned children sit between their parent's row and PRUNED_FAN rows below it

@@ -197,7 +197,7 @@ def attention_arithmetic(q, k, v, scale_dim: int | None = None) -> AttentionArit
     # Imported here so the similarity functions above (and projection.py) need neither torch nor the model.
     import torch
 
-    from viz_model.model import scaled_dot_product_attention
+    from viz_model.model.transformer import scaled_dot_product_attention
 
     q, k, v = _rows(q), _rows(k), _rows(v)
     d = q.shape[1]

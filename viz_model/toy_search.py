@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from viz_model.search_record import (
+from viz_model.model.search_record import (
     Candidate,
     Hypothesis,
     SearchRecord,
@@ -103,7 +103,7 @@ def beam_search(
     for good, so the beam shrinks as hypotheses finish; the search stops when k hypotheses have finished,
     the beam is empty, or after `max_len` steps. Prefixes still live at max_len are returned as
     unfinished hypotheses. Hypotheses are ranked by score, best first. These are the rules of the model's
-    beam search in viz_model/decoding.py, so the toy and the model draw the same kind of tree.
+    beam search in viz_model/model/decoding.py, so the toy and the model draw the same kind of tree.
     """
     live: list[Candidate | None] = [None]  # None = the empty prefix (root of the tree)
     tokens_of: dict[int, list[str]] = {}

@@ -16,12 +16,14 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from . import checkpoint, corpus
-from .config import ModelConfig
-from .decoding import greedy_batch
+from viz_model.model import checkpoint
+from viz_model.model.config import ModelConfig
+from viz_model.model.decoding import greedy_batch
+from viz_model.model.tokenizer import Tokenizer
+from viz_model.model.transformer import Transformer
+
+from . import corpus
 from .metrics import corpus_bleu
-from .model import Transformer
-from .tokenizer import Tokenizer
 
 # The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
 SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}

@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .checkpoint import CheckpointError
-from .translator import DEFAULT_BEAM_WIDTH, Translator, suggested_direction
+from viz_model.model.checkpoint import CheckpointError
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translator, suggested_direction
 
 
 def main(argv=None) -> int:

@@ -90,7 +90,7 @@ def _model_dir() -> str:
         from tests.app_harness import model_dir
         return str(model_dir())
     except ImportError:
-        from viz_model import checkpoint
+        from viz_model.model import checkpoint
         return str(checkpoint.MODEL_DIR)
 
 
@@ -178,7 +178,7 @@ def translator(model_dir):
     """The model the server runs, in this process: the translation each sentence must show."""
     import torch
 
-    from viz_model.translator import Translator
+    from viz_model.model.translator import Translator
 
     torch.set_num_threads(1)                 # as the app does: the same arithmetic, the same beam
     return Translator.load(Path(model_dir))

@@ -15,7 +15,8 @@ import re
 import sys
 from pathlib import Path
 
-from ..tokenizer import UNK, Tokenizer, detokenize, english_words
+from viz_model.model.tokenizer import UNK, Tokenizer, detokenize, english_words
+
 from . import grammar
 from .evalset import everyday_keys, normalise
 from .everyday import everyday_phrases

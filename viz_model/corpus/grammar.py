@@ -32,7 +32,7 @@ import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from ..tokenizer import detokenize
+from viz_model.model.tokenizer import detokenize
 
 
 # ================================================================================================

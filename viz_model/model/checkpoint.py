@@ -13,12 +13,12 @@ from pathlib import Path
 import torch
 
 from .config import ModelConfig
-from .model import Transformer
 from .tokenizer import Tokenizer
+from .transformer import Transformer
 
 FORMAT = "attention-lab-checkpoint"
 VERSION = 1
-MODEL_DIR = Path(__file__).resolve().parent.parent / "assets" / "model"
+MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "model"
 CHECKPOINT_FILE, VOCAB_FILE, CARD_FILE = "checkpoint.pt", "vocab.json", "model_card.json"
 REBUILD_COMMAND = "python -m viz_model.train"
 

@@ -1,7 +1,7 @@
 """A step-by-step record of a beam search, shared by the toy search and the real model.
 
 Both `viz_model.toy_search.beam_search` (the course's A/B/C/<eos> example) and the model's beam search in
-`viz_model.decoding` fill the same structure, so one page can draw either as a tree.
+`viz_model.model.decoding` fill the same structure, so one page can draw either as a tree.
 
 Vocabulary of the record:
 - A *candidate* is one (parent hypothesis, next token) pair scored at one step. Each candidate gets a unique

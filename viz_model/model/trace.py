@@ -64,7 +64,7 @@ class AttentionTrace:
 
 @dataclass
 class SublayerTrace:
-    """The residual stream around one sublayer (see `model.Sublayer`); all (T, d)."""
+    """The residual stream around one sublayer (see `transformer.Sublayer`); all (T, d)."""
 
     name: str                      # "self_attention", "cross_attention" or "feed_forward"
     input: np.ndarray
