@@ -19,8 +19,8 @@ from pages.common import (
     use_sentence,
 )
 from viz_model import figures
-from viz_model.analysis import head_differences, top_attended
-from viz_model.coreference import pronoun_attention
+from viz_model.lessons.attention_views import head_differences, top_attended
+from viz_model.lessons.coreference import pronoun_attention
 
 frame()
 page_title("attention")

@@ -21,12 +21,10 @@ from pages.common import (
 )
 from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
 from viz_model import figures
-from viz_model.analysis import metric_tokens, scientific
-from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
-from viz_model.model.tokenizer import EOS, detokenize
-from viz_model.references import find_reference
-from viz_model.search_tree import tree_layout
-from viz_model.toy_search import (
+from viz_model.lessons.metrics import metric_tokens
+from viz_model.lessons.references import find_reference
+from viz_model.lessons.search_tree import tree_layout
+from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,
     beam_cost,
@@ -35,7 +33,10 @@ from viz_model.toy_search import (
     exhaustive_count,
     exhaustive_search,
     greedy_search,
+    scientific,
 )
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.tokenizer import EOS, detokenize
 
 STEP = "beam.step"            # 1-based step shown in the tree, owned by the slider
 # The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).

@@ -19,6 +19,7 @@ import streamlit as st
 
 from viz_model import figures
 from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
+from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.tokenizer import DIRECTIONS
@@ -30,7 +31,6 @@ from viz_model.model.translator import (
     normalise_direction,
     suggested_direction,
 )
-from viz_model.suggest import SentenceIndex, Suggestion, typed_language
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
 MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
@@ -156,7 +156,7 @@ def _sentence_index(language: str) -> SentenceIndex:
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def closest_known(text: str) -> list[Suggestion]:
-    """The known sentences closest to a sentence with unknown words (viz_model.suggest)."""
+    """The known sentences closest to a sentence with unknown words (viz_model.lessons.suggest)."""
     return _sentence_index(typed_language(text)).closest(text, k=3)
 
 

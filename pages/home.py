@@ -15,7 +15,7 @@ from pages.common import (
     translator,
 )
 from viz_model import figures
-from viz_model.analysis import model_card_rows
+from viz_model.lessons.model_card import model_card_rows
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

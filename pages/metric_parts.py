@@ -9,8 +9,7 @@ import math
 import streamlit as st
 
 from pages.common import folded, model_dir, tr, translator
-from viz_model.analysis import ngram_rows
-from viz_model.metrics import BleuResult, bleu
+from viz_model.lessons.metrics import BleuResult, bleu, ngram_rows
 from viz_model.model.decoding import SequenceScore
 
 

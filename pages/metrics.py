@@ -20,9 +20,8 @@ from pages.common import (
 )
 from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
 from viz_model import figures
-from viz_model.analysis import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens
-from viz_model.metrics import perplexity, rouge_n
-from viz_model.references import find_reference
+from viz_model.lessons.metrics import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens, perplexity, rouge_n
+from viz_model.lessons.references import find_reference
 
 
 def show_rouge(candidate: list[str], reference: list[str], key: str) -> None:

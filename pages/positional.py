@@ -6,8 +6,8 @@ import streamlit as st
 
 from pages.common import chart, explanation, frame, page_title, sections, sentence, tr, translate, translator
 from viz_model import figures
-from viz_model.analysis import distance_profiles
-from viz_model.model.positional import position_similarity, sinusoidal_encoding
+from viz_model.lessons.positional_views import distance_profiles, position_similarity
+from viz_model.model.positional import sinusoidal_encoding
 
 COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")
 COURSE_D_MODEL = 5

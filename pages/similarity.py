@@ -21,18 +21,23 @@ from pages.common import (
     translator,
 )
 from viz_model import figures
-from viz_model.analysis import (
+from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
+from viz_model.lessons.hand_example import (
     HAND_SCENARIOS,
-    SIMILARITY_SOURCES,
     FeatureTableError,
-    SimilarityMatrices,
     feature_vectors,
     hand_example,
-    similarity_matrices,
-    similarity_vectors,
     vector_pairs,
 )
-from viz_model.similarity import COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WORDS, softmax, sum_normalise
+from viz_model.lessons.similarity import (
+    COURSE_2D_VECTORS,
+    COURSE_FEATURES,
+    COURSE_WORDS,
+    SimilarityMatrices,
+    similarity_matrices,
+    softmax,
+    sum_normalise,
+)
 
 HAND_WORDS = ("apple", "orange", "phone", "and", "an")      # the table's rows, in the brief's order
 TABLE_VERSION = "similarity.hand_version"                    # bumped by "reset" to get a fresh editor

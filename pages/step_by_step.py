@@ -21,9 +21,14 @@ from pages.common import (
     translator,
 )
 from viz_model import figures
-from viz_model.analysis import attention_step, step_difference, toy_attention, toy_inputs
+from viz_model.lessons.attention_step import (
+    attention_arithmetic,
+    attention_step,
+    step_difference,
+    toy_attention,
+    toy_inputs,
+)
 from viz_model.model.tokenizer import SPECIAL_TOKENS
-from viz_model.similarity import attention_arithmetic
 
 COURSE_QK = pd.DataFrame([[4.0, 4, 4, 4], [7, 7, 7, 7], [6, 6, 6, 6]], index=["q1", "k1", "k2"],
                          columns=["1", "2", "3", "4"])   # q1·k1 = 112, q1·k2 = 96 (course §3)
@@ -122,7 +127,7 @@ def model_mode() -> None:
     sections("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
                           "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
                           "step.tab_output": output_part})
-    # Every step recomputed by hand (viz_model.analysis.attention_step) against the model's own tensors.
+    # Every step recomputed by hand (viz_model.lessons.attention_step) against the model's own tensors.
     diff = step_difference(step, attention)
     if diff < 1e-3:
         st.success(tr("step.check_ok", diff=diff), icon=":material/check_circle:")

@@ -16,7 +16,7 @@ from pages.common import (
     translator,
 )
 from viz_model import figures
-from viz_model.analysis import encoder_input_parts, sentence_neighbours, vocabulary_map
+from viz_model.lessons.embeddings import encoder_input_parts, sentence_neighbours, vocabulary_map
 from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, UNK
 
 NEIGHBOURS = 5

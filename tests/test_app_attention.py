@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator
-from viz_model.analysis import head_differences, top_attended
 from viz_model.figures import escape_label, token_labels
+from viz_model.lessons.attention_views import head_differences, top_attended
 
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
 

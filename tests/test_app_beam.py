@@ -18,12 +18,11 @@ from tests.app_harness import (
     set_widgets,
     translator,
 )
-from viz_model.analysis import metric_tokens
 from viz_model.i18n import t
-from viz_model.metrics import bleu
+from viz_model.lessons.metrics import bleu, metric_tokens
+from viz_model.lessons.references import find_reference
 from viz_model.model.decoding import greedy_search
 from viz_model.model.tokenizer import EOS, detokenize
-from viz_model.references import find_reference
 
 PAGE = "pages/beam_search.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"

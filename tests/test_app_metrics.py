@@ -1,5 +1,5 @@
 """Metrics page: BLEU's clipped counts, p_n, BP and score, ROUGE-N recalls and perplexities equal
-viz_model.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0."""
+viz_model.lessons.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0."""
 import numpy as np
 import pytest
 
@@ -14,10 +14,9 @@ from tests.app_harness import (
     open_section,
     translator,
 )
-from viz_model.analysis import metric_tokens
 from viz_model.i18n import t
-from viz_model.metrics import bleu, perplexity, rouge_n
-from viz_model.references import find_reference
+from viz_model.lessons.metrics import bleu, metric_tokens, perplexity, rouge_n
+from viz_model.lessons.references import find_reference
 
 PAGE = "pages/metrics.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"

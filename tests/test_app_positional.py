@@ -15,7 +15,8 @@ from tests.app_harness import (
     open_section,
     translator,
 )
-from viz_model.model.positional import position_similarity, sinusoidal_encoding
+from viz_model.lessons.positional_views import position_similarity
+from viz_model.model.positional import sinusoidal_encoding
 
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"

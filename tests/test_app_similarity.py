@@ -18,9 +18,9 @@ from tests.app_harness import (
     set_widgets,
     translator,
 )
-from viz_model.analysis import similarity_matrices
 from viz_model.figures import token_labels
 from viz_model.i18n import t
+from viz_model.lessons.similarity import similarity_matrices
 
 PAGE = "pages/similarity.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"

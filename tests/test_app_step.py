@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import chart_keys, decode, figure, heatmap_panels, open_app, open_section, translator
-from viz_model.analysis import attention_step
+from viz_model.lessons.attention_step import attention_step
 
 
 @pytest.mark.parametrize("kind, layer, head, query", [("encoder_self", 0, 0, 1), ("decoder_self", 1, 3, 2),

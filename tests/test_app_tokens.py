@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tests.app_harness import chart_keys, decode, figure, heatmap_panels, open_app, open_section, translator
-from viz_model.analysis import encoder_input_parts, vocabulary_map
+from viz_model.lessons.embeddings import encoder_input_parts, vocabulary_map
 from viz_model.model.tokenizer import SPECIAL_TOKENS
 
 

@@ -1,7 +1,7 @@
 """Notes computed from attention weights: the sink token most heads favour, decoder rows as read → predict."""
 import numpy as np
 
-from viz_model.attention_notes import attention_sink, decoder_row_labels
+from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 
 
 def test_sink_found_when_most_heads_favour_one_key():

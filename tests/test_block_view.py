@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from viz_model.block_view import block_view, layer_norm_parameters
+from viz_model.lessons.block_view import block_view, layer_norm_parameters
 from viz_model.model.translator import Translator
 
 

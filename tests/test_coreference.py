@@ -1,7 +1,7 @@
 """What "it" attends to: rows of the model's own encoder attention, one per layer and head."""
 import numpy as np
 
-from viz_model.coreference import find_pronoun, pronoun_attention
+from viz_model.lessons.coreference import find_pronoun, pronoun_attention
 from viz_model.model.translator import Translator
 
 SENTENCE = "The animal didn't cross the street because it was too tired."

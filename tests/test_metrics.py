@@ -5,11 +5,14 @@ from fractions import Fraction
 import pytest
 from sacrebleu.metrics import BLEU
 
-from viz_model.metrics import (
+from viz_model.lessons.metrics import (
+    COURSE_BLEU_CANDIDATE,
+    COURSE_BLEU_REFERENCE,
     bleu,
     brevity_penalty,
     closest_reference_length,
     corpus_bleu,
+    ngram_rows,
     perplexity,
     rouge_n,
 )
@@ -130,3 +133,8 @@ def test_perplexity_hand_example():
     assert perplexity(ln_p, base=math.e).perplexity == pytest.approx(math.exp(-sum(ln_p) / 2))
     # uniform over 4 tokens -> perplexity 4
     assert perplexity([math.log(0.25)] * 7).perplexity == pytest.approx(4.0)
+
+
+def test_ngram_rows_clip_the_course_example():
+    rows = ngram_rows(list(COURSE_BLEU_CANDIDATE), [list(COURSE_BLEU_REFERENCE)], 1)
+    assert sum(r.clipped for r in rows) == 4 and sum(r.count for r in rows) == 5

@@ -3,7 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from viz_model.model.positional import position_similarity, sinusoidal_encoding
+from viz_model.lessons.positional_views import distance_profiles, position_similarity
+from viz_model.model.positional import sinusoidal_encoding
 
 
 def hand_loop(length, d_model):
@@ -44,3 +45,8 @@ def test_similarity_depends_only_on_distance():
         np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-3)
     # and it decreases with distance near the diagonal
     assert sim[0, 0] > sim[0, 1] > sim[0, 5]
+
+
+def test_distance_profiles():
+    profiles = distance_profiles(np.arange(16.0).reshape(4, 4), [0, 2])
+    assert profiles[2].tolist() == [10, 11]

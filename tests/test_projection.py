@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from viz_model.projection import nearest_neighbours, pca
+from viz_model.lessons.projection import nearest_neighbours, pca
 
 
 def test_hand_built_dataset():

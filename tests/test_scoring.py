@@ -1,8 +1,8 @@
 """The four scoring functions: the bilinear one with the model's own matrices is the head's q·k/√d_k."""
 import numpy as np
 
-from viz_model.scoring import SCORING_FUNCTIONS, compare_scoring
-from viz_model.similarity import additive_score
+from viz_model.lessons.scoring import SCORING_FUNCTIONS, compare_scoring
+from viz_model.lessons.similarity import additive_score
 
 
 def test_four_functions_score_every_key_and_weights_sum_to_one():

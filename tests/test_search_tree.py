@@ -1,13 +1,11 @@
-"""The search-tree layout, the reference lookup and the page computations added for pages 3, 6, 7, 8."""
+"""The beam-search tree: its layout (viz_model.lessons.search_tree) and its figure (viz_model.figures)."""
 import math
 
-import numpy as np
 import pytest
 
-from viz_model import analysis, figures
-from viz_model.references import find_reference, normalise
-from viz_model.search_tree import ROOT, tree_layout
-from viz_model.toy_search import beam_search, course_next_probs, greedy_search
+from viz_model import figures
+from viz_model.lessons.search_tree import ROOT, tree_layout
+from viz_model.lessons.toy_search import beam_search, course_next_probs, greedy_search
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +26,7 @@ def test_layout_has_one_node_per_candidate_and_keeps_places(record):
 
 
 def test_rows_follow_the_beam_and_pruned_candidates_fan_out_below_their_parent(record):
-    from viz_model.search_tree import PRUNED_FAN
+    from viz_model.lessons.search_tree import PRUNED_FAN
 
     layout = tree_layout(record)
     by_id = {n.id: n for n in layout.nodes}
@@ -62,61 +60,6 @@ def test_tree_figure_draws_every_node_with_its_status(record):
     assert sorted(drawn) == sorted(n.id for n in layout.candidates())
     symbols = {t.meta: t.marker.symbol for t in fig.data if (t.meta or "").startswith("nodes:")}
     assert len(set(symbols.values())) == len(symbols)                    # shape differs, not only colour
-
-
-def test_reference_lookup():
-    assert find_reference("please buy an apple and an orange.", "en2zh") == "请买一个苹果和一个橙子。"
-    assert find_reference("我看见了一把锯子。", "zh2en") == "I saw a saw."
-    assert find_reference("  I  saw a saw. ", "en2zh") == "我看见了一把锯子。"
-    assert find_reference("qwzx blorf", "en2zh") is None
-    assert find_reference("", "en2zh") is None
-    assert normalise("ＡＢ，c") == "ab,c"
-
-
-def test_course_hand_example_numbers():
-    vectors = {w: np.array(v, float) for w, v in
-               {"apple": (2, 2, 0), "orange": (0, 3, 0), "phone": (4, 0, 0), "and": (0, 0, 2), "an": (0, 0, 3)}.items()}
-    example = analysis.hand_example(vectors)
-    i, j = example.words.index("apple"), example.words.index("orange")
-    assert round(example.cosine[i, j], 2) == 0.71
-    assert np.round(example.moves["orange_pair"].weights, 2).tolist() == [0.57, 0.43]
-    assert np.round(example.moves["orange_pair"].sum_weights, 2).tolist() == [0.58, 0.42]
-    assert np.round(example.moves["orange_sentence"].weights, 2).tolist() == [0.40, 0.30, 0.15, 0.15]
-    assert np.round(example.moves["apple_phone"].weights, 2).tolist() == [0.57, 0.43]
-    fruit, phone = example.moves["apple_fruit"].new_vector, example.moves["apple_phone"].new_vector
-    assert fruit[1] > 2 > fruit[0] and phone[0] > 2 > phone[1]          # toward Fruitness / toward Tech
-
-
-@pytest.mark.parametrize("rows, code", [([["x", 1], [0, 3]], "not_number"), ([[float("nan"), 1], [0, 3]], "not_number"),
-                                        ([[None, 1], [0, 3]], "not_number"), ([[0, 0], [0, 3]], "zero_vector")])
-def test_bad_tables_raise_a_named_error(rows, code):
-    with pytest.raises(analysis.FeatureTableError) as err:
-        analysis.feature_vectors(["apple", "orange"], ["Tech", "Fruitness"], rows)
-    assert err.value.code == code
-
-
-def test_two_feature_pairs():
-    pairs = analysis.vector_pairs([(1, 4), (0, 3), (3, 0)])
-    assert [round(p.dot) for p in pairs] == [12, 3, 0]
-    assert [round(p.scaled_dot, 2) for p in pairs] == [8.49, 2.12, 0]
-    assert [round(p.cosine, 2) for p in pairs] == [0.97, 0.24, 0]
-    assert [round(p.angle_degrees) for p in pairs] == [14, 76, 90]
-
-
-def test_similarity_matrices_of_q_and_k_are_attention():
-    rng = np.random.default_rng(0)
-    q, k = rng.normal(size=(3, 8)), rng.normal(size=(4, 8))
-    m = analysis.similarity_matrices(q, k)
-    np.testing.assert_allclose(m.scaled_dot, q @ k.T / math.sqrt(8))
-    np.testing.assert_allclose(m.softmax["scaled_dot"].sum(axis=1), 1)
-
-
-def test_metric_helpers():
-    rows = analysis.ngram_rows(list(analysis.COURSE_BLEU_CANDIDATE), [list(analysis.COURSE_BLEU_REFERENCE)], 1)
-    assert sum(r.clipped for r in rows) == 4 and sum(r.count for r in rows) == 5
-    assert analysis.scientific(10**40) == (1.0, 40) and analysis.scientific(5 * 10**5) == (5.0, 5)
-    profiles = analysis.distance_profiles(np.arange(16.0).reshape(4, 4), [0, 2])
-    assert profiles[2].tolist() == [10, 11]
 
 
 def test_tree_figure_passes_plotlys_validation_and_comes_out_the_same(record):

@@ -3,17 +3,16 @@ import math
 import numpy as np
 import pytest
 
-from viz_model.similarity import (
+from viz_model.lessons.similarity import (
     COURSE_2D_VECTORS,
     COURSE_WORDS,
     additive_score,
-    attention_arithmetic,
     bilinear_score,
     contextual_move,
     cosine_similarity,
-    course_attention_example,
     dot_similarity,
     scaled_dot_similarity,
+    similarity_matrices,
     similarity_table,
     softmax,
     sum_normalise,
@@ -131,25 +130,9 @@ def test_apple_moves_toward_phone_or_orange():
     assert fruit.new_vector[fruitness] > apple[fruitness] and fruit.new_vector[tech] < apple[tech]
 
 
-# -------------------------------------------------------------------------- course §3 numbers
-
-
-def test_thinking_machines():
-    a = course_attention_example()
-    assert a.scores.tolist() == [[112.0, 96.0]]
-    assert a.scale == 8.0
-    assert a.scaled.tolist() == [[14.0, 12.0]]
-    assert r2(a.weights) == [[0.88, 0.12]]
-    assert r2(a.output) == [[0.88, 0.12]]  # z1 = 0.88 v1 + 0.12 v2 with v1 = (1,0), v2 = (0,1)
-    np.testing.assert_allclose(a.weighted_values.sum(axis=1), a.output)
-
-
-def test_attention_arithmetic_matches_formula():
-    rng = np.random.default_rng(2)
-    q, k, v = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
-    a = attention_arithmetic(q, k, v)
-    assert a.weighted_values.shape == (3, 5, 2)
-    np.testing.assert_allclose(a.scaled, q @ k.T / 2)
-    np.testing.assert_allclose(a.output, softmax(q @ k.T / 2) @ v)
-    with pytest.raises(ValueError):
-        attention_arithmetic(q, k, v, scale_dim=2)
+def test_similarity_matrices_of_q_and_k_are_attention():
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=(3, 8)), rng.normal(size=(4, 8))
+    m = similarity_matrices(q, k)
+    np.testing.assert_allclose(m.scaled_dot, q @ k.T / math.sqrt(8))
+    np.testing.assert_allclose(m.softmax["scaled_dot"].sum(axis=1), 1)

@@ -1,5 +1,5 @@
 """Closest known sentences: real corpus sentences, ranked by the rare words they share with the typed text."""
-from viz_model.suggest import SentenceIndex, terms, typed_language
+from viz_model.lessons.suggest import SentenceIndex, terms, typed_language
 
 SENTENCES = ["The cat sat on the mat.", "The dog is in the garden.", "I like the garden.",
              "The cat is asleep.", "We went to the park."]

@@ -2,8 +2,7 @@ import math
 
 import pytest
 
-from viz_model.model.search_record import SearchRecord
-from viz_model.toy_search import (
+from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     EOS,
     OTHER_PREFIX,
@@ -14,7 +13,9 @@ from viz_model.toy_search import (
     exhaustive_count,
     exhaustive_search,
     greedy_search,
+    scientific,
 )
+from viz_model.model.search_record import SearchRecord
 
 
 def test_every_distribution_sums_to_one():
@@ -103,3 +104,7 @@ def test_finished_hypotheses_keep_their_place_in_the_beam():
     # with a length penalty the longer hypothesis can win: ln(.4·.9·.9)/3^α vs ln(.6)/1
     alpha = beam_search(next_probs, beam_width=2, max_len=3, length_penalty_alpha=2.0).record
     assert alpha.hypotheses[0].tokens == ["A", "A", "A"]
+
+
+def test_scientific_is_exact_for_big_integers():
+    assert scientific(10**40) == (1.0, 40) and scientific(5 * 10**5) == (5.0, 5)

@@ -1,3 +1,4 @@
 """Attention Lab's computations. `viz_model.model`: the Transformer, its tokenizer, the trace of a translation,
-beam search, checkpoints; `viz_model.corpus`: the sentence pairs. No module here imports Streamlit.
+beam search, checkpoints; `viz_model.lessons`: what the pages teach, plain data in and out;
+`viz_model.corpus`: the sentence pairs. No module here imports Streamlit.
 """

@@ -17,13 +17,13 @@ import re
 import time
 from pathlib import Path
 
+from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.decoding import beam_search
 from viz_model.model.tokenizer import contains_chinese, detokenize
 
 from . import corpus
 from .corpus.evalset import load_everyday, normalise
-from .metrics import corpus_bleu
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
 

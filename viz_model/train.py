@@ -16,6 +16,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.config import ModelConfig
 from viz_model.model.decoding import greedy_batch
@@ -23,7 +24,6 @@ from viz_model.model.tokenizer import Tokenizer
 from viz_model.model.transformer import Transformer
 
 from . import corpus
-from .metrics import corpus_bleu
 
 # The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
 SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}

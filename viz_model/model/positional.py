@@ -29,13 +29,3 @@ def sinusoidal_encoding(length: int, d_model: int) -> np.ndarray:
     pe[:, 0::2] = np.sin(angles)
     pe[:, 1::2] = np.cos(angles[:, : d_model // 2])  # odd d_model: no cos partner for the last sin
     return pe.astype(np.float32)
-
-
-def position_similarity(pe: np.ndarray) -> np.ndarray:
-    """(L, L) matrix of dot products PE[p]·PE[q].
-
-    Each sin/cos pair contributes sin a·sin b + cos a·cos b = cos(a - b), so (for even d_model) the dot
-    product is Σ_i cos((p - q)·ω_i): it depends only on the distance p - q, not on where the pair sits.
-    """
-    pe = np.asarray(pe, dtype=np.float64)
-    return pe @ pe.T

@@ -1,6 +1,6 @@
 """A step-by-step record of a beam search, shared by the toy search and the real model.
 
-Both `viz_model.toy_search.beam_search` (the course's A/B/C/<eos> example) and the model's beam search in
+Both `viz_model.lessons.toy_search.beam_search` (the course's A/B/C/<eos> example) and the model's beam search in
 `viz_model.model.decoding` fill the same structure, so one page can draw either as a tree.
 
 Vocabulary of the record:

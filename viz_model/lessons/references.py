@@ -13,7 +13,7 @@ from pathlib import Path
 
 from viz_model.model.tokenizer import DIRECTIONS, clean_text
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "assets" / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "assets" / "corpus"
 SPLITS = ("train", "validation", "test")
 _FULLWIDTH = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
 _SPACE = re.compile(r"\s+")

@@ -70,6 +70,36 @@ def similarity_table(vectors) -> SimilarityTable:
                            cosine_similarity(V, V), angle_degrees(V, V))
 
 
+@dataclass
+class SimilarityMatrices:
+    """Dot, cosine and scaled-dot similarity of every query row with every key row, each (n, m), and each
+    matrix's softmax over its rows (what attention would do with it: every row sums to 1)."""
+
+    dot: np.ndarray
+    cosine: np.ndarray
+    scaled_dot: np.ndarray          # dot / √d
+    scale: float                    # √d, d = the vectors' dimension
+    softmax: dict[str, np.ndarray]  # measure name -> softmax of that matrix's rows
+
+    MEASURES = ("dot", "cosine", "scaled_dot")
+
+    def matrix(self, measure: str) -> np.ndarray:
+        return getattr(self, measure)
+
+
+def similarity_matrices(queries: np.ndarray, keys: np.ndarray) -> SimilarityMatrices:
+    """All three similarities between queries (n, d) and keys (m, d) , with softmax rows.
+
+    With the Q and K vectors of one head, `scaled_dot` is that head's q·k/√d_k and its softmax rows are the
+    head's attention weights (encoder self-attention has no mask).
+    """
+    queries = np.asarray(queries, dtype=np.float64)
+    matrices = {"dot": dot_similarity(queries, keys), "cosine": cosine_similarity(queries, keys),
+                "scaled_dot": scaled_dot_similarity(queries, keys)}
+    return SimilarityMatrices(**matrices, scale=math.sqrt(queries.shape[1]),
+                              softmax={name: softmax(m, axis=-1) for name, m in matrices.items()})
+
+
 # ---------------------------------------------------------------------- scoring functions (course §3)
 
 
@@ -169,62 +199,3 @@ def contextual_move(
         sum_weights = sum_vector = None
     weights = softmax(sims)
     return MoveResult(used, focus, V, sims, sims @ V, sum_weights, sum_vector, weights, weights @ V)
-
-
-# -------------------------------------------------------------------- scaled dot-product attention
-
-
-@dataclass
-class AttentionArithmetic:
-    """Every step of softmax(q kᵀ / √d_k) v for m queries and n keys."""
-
-    scores: np.ndarray  # (m, n) q·k
-    scale: float  # √d_k
-    scaled: np.ndarray  # (m, n) q·k / √d_k
-    weights: np.ndarray  # (m, n) softmax over each row (keys), rows sum to 1
-    weighted_values: np.ndarray  # (m, n, d_v) weights[i, j] · v_j, the terms of the sum
-    output: np.ndarray  # (m, d_v) z_i = Σ_j weights[i, j] v_j
-
-
-def attention_arithmetic(q, k, v, scale_dim: int | None = None) -> AttentionArithmetic:
-    """Scaled dot-product attention with the working shown. q (m, d), k (n, d), v (n, d_v).
-
-    Uses the model's own `scaled_dot_product_attention`, so the page and the model share one
-    implementation. scale_dim: the d_k to divide by, when small stand-in vectors represent bigger ones
-    (the course divides by √64 = 8). It is applied by zero-padding q and k to scale_dim columns, which
-    leaves every q·k unchanged and makes the model's √(size of q) equal √scale_dim.
-    """
-    # Imported here so the similarity functions above (and projection.py) need neither torch nor the model.
-    import torch
-
-    from viz_model.model.transformer import scaled_dot_product_attention
-
-    q, k, v = _rows(q), _rows(k), _rows(v)
-    d = q.shape[1]
-    scale_dim = d if scale_dim is None else scale_dim
-    if scale_dim < d:
-        raise ValueError(f"scale_dim {scale_dim} is smaller than the vectors' dimension {d}")
-    pad = ((0, 0), (0, scale_dim - d))
-    qt, kt, vt = (torch.from_numpy(np.ascontiguousarray(a)) for a in (np.pad(q, pad), np.pad(k, pad), v))
-    output, scores, scaled, weights = (t.numpy() for t in scaled_dot_product_attention(qt, kt, vt))
-    return AttentionArithmetic(
-        scores=scores,
-        scale=math.sqrt(scale_dim),
-        scaled=scaled,
-        weights=weights,
-        weighted_values=weights[:, :, None] * v[None, :, :],
-        output=output,
-    )
-
-
-def course_attention_example() -> AttentionArithmetic:
-    """"Thinking Machines" (course §3, d_k = 64): q1·k1 = 112, q1·k2 = 96; ÷ 8 -> 14, 12; softmax -> 0.88,
-    0.12; z1 = 0.88 v1 + 0.12 v2.
-
-    The lecture's 64-dim vectors are not given; these 4-dim stand-ins have the same dot products and are
-    scaled as d_k = 64. v1 = (1, 0), v2 = (0, 1), so z1 = (0.88, 0.12) reads off the weights directly.
-    """
-    q = [[4, 4, 4, 4]]  # q1 ("Thinking")
-    k = [[7, 7, 7, 7], [6, 6, 6, 6]]  # k1 ("Thinking"), k2 ("Machines"): 4·28 = 112, 4·24 = 96
-    v = [[1, 0], [0, 1]]
-    return attention_arithmetic(q, k, v, scale_dim=64)

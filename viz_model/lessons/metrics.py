@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from viz_model.model.tokenizer import UNK
+
 
 def ngrams(tokens: list[str], n: int) -> Counter:
     """Counts of every n-gram (a tuple of n tokens) in `tokens`."""
@@ -171,3 +173,38 @@ def perplexity(token_log_probs, base: float = 2) -> PerplexityResult:
     log_p = ln_p / math.log(base)  # change of base: log_b p = ln p / ln b
     mean_nll = float(-log_p.mean())
     return PerplexityResult(float(base**mean_nll), np.exp(ln_p), log_p, mean_nll, base)
+
+
+def metric_tokens(tokenizer, text: str) -> list[str]:
+    """Tokens of `text` for BLEU/ROUGE: the model's tokenization, with each `<unk>` put back as the word
+    it stands for (two different unknown words must not count as a match)."""
+    tokens, unknown = tokenizer.split(text)
+    spans = iter(unknown)
+    return [next(spans, tok) if tok == UNK else tok for tok in tokens]
+
+
+
+@dataclass
+class NgramRow:
+    gram: tuple[str, ...]
+    count: int            # times in the candidate
+    reference_max: int    # most times in any one reference
+    clipped: int          # min(count, reference_max): what BLEU's p_n counts as matched
+
+
+
+def ngram_rows(candidate: list[str], references: list[list[str]], n: int) -> list[NgramRow]:
+    """Each distinct n-gram of the candidate (in order of first appearance) with its clipped count;
+    Σ clipped / Σ count is BLEU's p_n (clipped_counts)."""
+    counts = ngrams(candidate, n)
+    reference_max: dict = {}
+    for ref in references:
+        for gram, c in ngrams(ref, n).items():
+            reference_max[gram] = max(reference_max.get(gram, 0), c)
+    return [NgramRow(g, c, reference_max.get(g, 0), min(c, reference_max.get(g, 0))) for g, c in counts.items()]
+
+
+
+# Course §7: reference ABCDEF, prediction ABBCD -> p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0.
+COURSE_BLEU_REFERENCE = ("A", "B", "C", "D", "E", "F")
+COURSE_BLEU_CANDIDATE = ("A", "B", "B", "C", "D")

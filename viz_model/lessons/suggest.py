@@ -16,7 +16,7 @@ from pathlib import Path
 
 from viz_model.model.tokenizer import contains_chinese, english_words
 
-TRAIN_FILE = Path(__file__).resolve().parents[1] / "assets" / "corpus" / "train.tsv"
+TRAIN_FILE = Path(__file__).resolve().parents[2] / "assets" / "corpus" / "train.tsv"
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 COMMON_SHARE = 0.05        # terms in more than this share of sentences carry no evidence of closeness
 

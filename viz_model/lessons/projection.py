@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viz_model.similarity import cosine_similarity
+from .similarity import cosine_similarity
 
 
 @dataclass

@@ -195,3 +195,12 @@ def exhaustive_search(
                 best_key, best = key, (tokens, lp)
     tokens, log_prob = best
     return SearchResult(tokens, math.exp(log_prob), log_prob, examined)
+
+
+def scientific(n: int) -> tuple[float, int]:
+    """(mantissa, exponent) with n = mantissa × 10^exponent, exact for big integers (10**40 → (1.0, 40))."""
+    n = int(n)
+    if n == 0:
+        return 0.0, 0
+    exponent = len(str(abs(n))) - 1
+    return n / 10**exponent, exponent
