@@ -1,0 +1,35 @@
+"""Plotly figure builders for every page: one heatmap helper, one colour-scale policy, no Streamlit.
+
+`look`: what every figure shares (colours, font, labels, margins, `react_ready`); `heatmap`: the one
+heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
+`diagram`: the architecture. The public names are re-exported here, so pages write `figures.heatmaps(...)`.
+"""
+from .charts import bar_chart, line_chart, scatter_map, vector_moves
+from .diagram import architecture
+from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
+from .look import (
+    BACKGROUND_COLOUR,
+    FONT,
+    HIGHLIGHT_COLOUR,
+    LOOK,
+    MASKED_COLOUR,
+    MAX_CELLS_WITH_VALUES,
+    SERIES_COLOURS,
+    SIGNED_SCALE,
+    WEIGHT_SCALE,
+    colour_range,
+    escape_label,
+    react_ready,
+    text_width,
+    token_labels,
+    values_fit,
+)
+from .tree import BEST_PATH_COLOUR, TREE_STYLE, search_tree
+
+__all__ = [
+    "BACKGROUND_COLOUR", "BEST_PATH_COLOUR", "FONT", "HIGHLIGHT_COLOUR", "LOOK", "MASKED_COLOUR",
+    "MAX_CELLS_WITH_VALUES", "SERIES_COLOURS", "SIGNED_SCALE", "TREE_STYLE", "WEIGHT_SCALE", "architecture",
+    "bar_chart", "colour_range", "escape_label", "heatmaps", "line_chart", "mark_rows", "matrix_frame",
+    "panel_values", "react_ready", "scatter_map", "search_tree", "text_width", "token_labels", "values_fit",
+    "vector_moves",
+]
