@@ -100,7 +100,7 @@ def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
     assert errors(at) == []
     assert len(at.error) == 1
     assert "checkpoint.pt" in at.error[0].value
-    assert "python -m viz_model.train" in all_text(at)
+    assert "python -m viz_model.training.train" in all_text(at)
     common._load_translator.clear()
 
 

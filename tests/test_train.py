@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from viz_model.model.config import ModelConfig
-from viz_model.train import TrainConfig, learning_rate, train
+from viz_model.training.train import TrainConfig, learning_rate, train
 
 TINY = ModelConfig(vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64,
                    max_len=40, dropout=0.0)
@@ -63,7 +63,8 @@ def test_measuring_the_model_leaves_its_mode_alone(tiny_run):
     """The card's figures come after the validation loss: a helper that turned dropout back on would make
     them figures of a noisier model than the one shipped (a bug the first shipped card had)."""
     from viz_model import corpus
-    from viz_model.train import greedy_bleu, greedy_exact, make_examples, mean_loss
+    from viz_model.training.examples import make_examples, mean_loss
+    from viz_model.training.train import greedy_bleu, greedy_exact
 
     model, tokenizer, _, _ = tiny_run
     pairs = corpus.split_corpus(corpus.generate_pairs())["validation"][:8]
@@ -81,7 +82,7 @@ def test_a_share_of_training_sources_lose_their_final_mark():
 
     from viz_model import corpus
     from viz_model.model.tokenizer import Tokenizer
-    from viz_model.train import make_examples
+    from viz_model.training.examples import make_examples
     pairs = [p for p in corpus.COURSE_SENTENCES if p.en.endswith(".")]
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
     kept = make_examples(pairs, tokenizer, 40)

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from viz_model import corpus
-from viz_model.evaluate import translate_tokens
 from viz_model.model.decoding import greedy_search
 from viz_model.model.translator import Translator, normalise_direction, suggested_direction
+from viz_model.training.evaluate import translate_tokens
 
 
 @pytest.fixture(scope="module")
@@ -100,23 +100,23 @@ def _cli(*args):
 
 
 def test_translate_command_line(translator):
-    done = _cli("viz_model.translate", "I saw a saw", "--to", "zh", "--beam", "4")
+    done = _cli("viz_model.training.translate", "I saw a saw", "--to", "zh", "--beam", "4")
     assert done.returncode == 0
     assert done.stdout.strip() == translator.translate("I saw a saw", "en2zh", beam_width=4).output_text
-    unknown = _cli("viz_model.translate", "I saw a zebra")
+    unknown = _cli("viz_model.training.translate", "I saw a zebra")
     assert "zebra" in unknown.stderr
-    empty = _cli("viz_model.translate", "   ")
+    empty = _cli("viz_model.training.translate", "   ")
     assert empty.returncode == 1 and "nothing to translate" in empty.stderr
 
 
 def test_translate_command_line_names_a_broken_checkpoint(tmp_path):
-    code = ("import sys; from viz_model import translate; from viz_model.model import checkpoint; "
+    code = ("import sys; from viz_model.model import checkpoint; from viz_model.training import translate; "
             f"checkpoint.MODEL_DIR = __import__('pathlib').Path({str(tmp_path)!r}); "
             "sys.exit(translate.main(['I saw a saw']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "checkpoint" in done.stderr or "model_card.json" in done.stderr
-    assert "python -m viz_model.train" in done.stderr
+    assert "python -m viz_model.training.train" in done.stderr
 
 
 def test_model_card_reports_the_bars(translator):

@@ -20,7 +20,7 @@ FORMAT = "attention-lab-checkpoint"
 VERSION = 1
 MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "model"
 CHECKPOINT_FILE, VOCAB_FILE, CARD_FILE = "checkpoint.pt", "vocab.json", "model_card.json"
-REBUILD_COMMAND = "python -m viz_model.train"
+REBUILD_COMMAND = "python -m viz_model.training.train"
 
 
 class CheckpointError(RuntimeError):

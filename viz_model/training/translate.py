@@ -1,4 +1,4 @@
-"""Translate from the command line: `python -m viz_model.translate "I saw a saw" [--to zh|en] [--beam 4]`."""
+"""Translate from the command line: `python -m viz_model.training.translate "I saw a saw" [--to zh|en] [--beam 4]`."""
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,4 @@
-"""Train the shipped translator from scratch: `python -m viz_model.train`.
+"""Train the shipped translator from scratch: `python -m viz_model.training.train`.
 
 Deterministic from a seed on CPU: the corpus, the batch order and the initial weights all come from it.
 Prints steps, loss, tokens/s and, every so often, validation BLEU; writes assets/model/ at the end.
@@ -9,13 +9,13 @@ import argparse
 import math
 import random
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
+from viz_model import corpus
 from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.config import ModelConfig
@@ -23,7 +23,8 @@ from viz_model.model.decoding import greedy_batch
 from viz_model.model.tokenizer import Tokenizer
 from viz_model.model.transformer import Transformer
 
-from . import corpus
+from .evaluate import evaluate
+from .examples import Example, collate, evaluating, make_examples, mean_loss
 
 # The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
 SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}
@@ -70,36 +71,6 @@ class TrainConfig:
     save_every: int = 500             # steps between resumable training states (model, optimizer, step)
 
 
-@dataclass
-class Example:
-    source_ids: list[int]
-    target_ids: list[int]             # without <bos>/<eos>
-    direction: str
-
-
-SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
-
-
-def make_examples(pairs, tokenizer: Tokenizer, max_len: int, unpunctuated_share: float = 0.0,
-                  rng: random.Random | None = None) -> list[Example]:
-    """Each pair gives one example per direction it allows; the source carries the target-language tag.
-    A share of the sources (drawn from `rng`) lose their final punctuation mark (see TrainConfig)."""
-    examples = []
-    for pair in pairs:
-        for direction, src_text, tgt_tokens, tgt_lang in (("en2zh", pair.en, pair.zh_tokens, "zh"),
-                                                          ("zh2en", pair.zh, pair.en_tokens, "en")):
-            if pair.direction not in ("both", direction):
-                continue
-            if unpunctuated_share and src_text.endswith(SENTENCE_ENDS) and rng.random() < unpunctuated_share:
-                src_text = src_text[:-1].rstrip()
-            source = tokenizer.encode_source(src_text, tgt_lang, max_len)
-            target = tokenizer.ids(list(tgt_tokens))
-            if source.truncated or len(target) + 1 > max_len or source.unknown_words:
-                raise ValueError(f"training example does not fit the model: {src_text!r}")
-            examples.append(Example(source.ids, target, direction))
-    return examples
-
-
 def oversample(pairs, cfg: TrainConfig) -> list:
     """The training pairs with the course sentences and the arithmetic repeated (see TrainConfig)."""
     course = set(corpus.COURSE_SENTENCES)
@@ -126,21 +97,6 @@ def batches(examples: list[Example], batch_size: int, rng: random.Random):
                 yield [examples[i] for i in indices]
 
 
-def collate(batch: list[Example], tokenizer: Tokenizer):
-    """-> source (B, S), decoder input (B, T) = <bos> y, decoder target (B, T) = y <eos>, padded."""
-    pad = tokenizer.pad_id
-    S = max(len(e.source_ids) for e in batch)
-    T = max(len(e.target_ids) for e in batch) + 1
-    src = torch.full((len(batch), S), pad)
-    dec_in = torch.full((len(batch), T), pad)
-    dec_out = torch.full((len(batch), T), pad)
-    for i, e in enumerate(batch):
-        src[i, :len(e.source_ids)] = torch.tensor(e.source_ids)
-        dec_in[i, :len(e.target_ids) + 1] = torch.tensor([tokenizer.bos_id] + e.target_ids)
-        dec_out[i, :len(e.target_ids) + 1] = torch.tensor(e.target_ids + [tokenizer.eos_id])
-    return src, dec_in, dec_out
-
-
 def learning_rate(step: int, cfg: TrainConfig) -> float:
     """Linear warm-up then cosine decay, restarted for each phase (arithmetic first, then everything)."""
     first = min(cfg.arithmetic_first_steps, cfg.steps)
@@ -152,33 +108,6 @@ def learning_rate(step: int, cfg: TrainConfig) -> float:
     progress = (step - warmup) / max(1, length - warmup)
     cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
     return cfg.peak_lr * (cfg.final_lr_fraction + (1 - cfg.final_lr_fraction) * cosine)
-
-
-@contextmanager
-def evaluating(model):
-    """Dropout off inside the block, then the model's previous mode back. Restoring (rather than switching
-    to training mode) matters: the card's test figures are measured after the validation loss, and a helper
-    that left dropout on would make them figures of a noisier model than the one shipped."""
-    was_training = model.training
-    model.eval()
-    try:
-        yield model
-    finally:
-        model.train(was_training)
-
-
-@torch.no_grad()
-def mean_loss(model, examples, tokenizer, batch_size=256) -> float:
-    """Mean per-token cross-entropy (nats, no label smoothing) over `examples`."""
-    total, count = 0.0, 0
-    with evaluating(model):
-        for start in range(0, len(examples), batch_size):
-            src, dec_in, dec_out = collate(examples[start:start + batch_size], tokenizer)
-            logits = model(src, dec_in)
-            total += F.cross_entropy(logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
-                                     reduction="sum").item()
-            count += (dec_out != tokenizer.pad_id).sum().item()
-    return total / count
 
 
 @torch.no_grad()
@@ -305,8 +234,7 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = Non
                      "validation_loss": round(mean_loss(model, examples["validation"], tokenizer), 4)},
         "corpus": {name: len(split) for name, split in splits.items()},
     }
-    if run_evaluation:
-        from .evaluate import evaluate  # test BLEU with beam search, perplexity, course accuracy
+    if run_evaluation:   # test BLEU with beam search, perplexity, course accuracy
         card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
     if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)

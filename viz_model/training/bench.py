@@ -1,4 +1,4 @@
-"""Speed and memory of the model on this machine: `python -m viz_model.bench [--json]`.
+"""Speed and memory of the model on this machine: `python -m viz_model.training.bench [--json]`.
 
 Figures, not pass/fail tests: medians over repeated runs of model load, a full trace of a 10-token and a
 max-length sentence, and beam search at k = 1, 4, 8 (and k = 5 forced to 30 tokens), plus peak memory.

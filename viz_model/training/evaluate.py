@@ -1,4 +1,4 @@
-"""How good is the shipped model? `python -m viz_model.evaluate [--json]`.
+"""How good is the shipped model? `python -m viz_model.training.evaluate [--json]`.
 
 Two yardsticks. In the grammar's world: test BLEU per direction (beam search, corpus level), test
 perplexity, exact accuracy on the course sentences, on the ambiguous words (is the right Chinese sense in the
@@ -17,13 +17,14 @@ import re
 import time
 from pathlib import Path
 
+from viz_model import corpus
+from viz_model.corpus.evalset import load_everyday, normalise
 from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.decoding import beam_search
 from viz_model.model.tokenizer import contains_chinese, detokenize
 
-from . import corpus
-from .corpus.evalset import load_everyday, normalise
+from .examples import make_examples, mean_loss  # shared with training: one definition of the loss
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
 
@@ -47,8 +48,6 @@ def translate_tokens(model, tokenizer, text, target_language, beam_width=EVAL_BE
 
 
 def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDTH) -> dict:
-    from .train import make_examples, mean_loss  # shared with training: one definition of the loss
-
     model.eval()   # the figures are those of the model as shipped: no dropout
     splits = splits or corpus.split_corpus(corpus.generate_pairs())
     start = time.time()
