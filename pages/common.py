@@ -17,8 +17,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
 from viz_model import figures
-from viz_model.i18n import LANGUAGE_NAMES, LANGUAGES, normalise_language, t
 from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
@@ -103,7 +103,7 @@ def lang() -> str:
 
 
 def tr(key: str, **values) -> str:
-    """The interface text for `key` in the current language (see viz_model.i18n)."""
+    """The interface text for `key` in the current language (see pages.i18n)."""
     return t(key, lang(), **values)
 
 

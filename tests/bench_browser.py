@@ -216,7 +216,7 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
 
 def grid_rows(session: Session, frames: FrameBytes, rows: dict, args, translator) -> None:
     """The Attention page's all-layers × heads grid for a sentence of the maximum length."""
-    from viz_model.i18n import t
+    from pages.i18n import t
 
     session.navigate("attention")
     grid = session.page.locator('[data-testid="stMain"] button').filter(has_text=t("attention.view_grid", "en"))

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from pages.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,
@@ -18,7 +19,6 @@ from tests.app_harness import (
     set_widgets,
     translator,
 )
-from viz_model.i18n import t
 from viz_model.lessons.metrics import bleu, metric_tokens
 from viz_model.lessons.references import find_reference
 from viz_model.model.decoding import greedy_search

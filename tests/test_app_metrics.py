@@ -3,6 +3,7 @@ viz_model.lessons.metrics on the user's pair; the course example gives p1 = 4/5,
 import numpy as np
 import pytest
 
+from pages.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,
@@ -14,7 +15,6 @@ from tests.app_harness import (
     open_section,
     translator,
 )
-from viz_model.i18n import t
 from viz_model.lessons.metrics import bleu, metric_tokens, perplexity, rouge_n
 from viz_model.lessons.references import find_reference
 

@@ -5,6 +5,7 @@ everything or explains what is wrong."""
 import numpy as np
 import pytest
 
+from pages.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,
@@ -19,7 +20,6 @@ from tests.app_harness import (
     translator,
 )
 from viz_model.figures import token_labels
-from viz_model.i18n import t
 from viz_model.lessons.similarity import similarity_matrices
 
 PAGE = "pages/similarity.py"

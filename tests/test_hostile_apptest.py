@@ -17,9 +17,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.common import MAX_TEXT_CHARS, PAGES
+from pages.i18n import t
 from tests.app_harness import APP, ENV, model_dir
 from tests.hostile_inputs import HOSTILE_INPUTS, URL_CASES, Hostile
-from viz_model.i18n import t
 
 PAGE_FILES = [p.file for p in PAGES]
 TIMINGS: dict[str, float] = {}

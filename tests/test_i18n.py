@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from viz_model import i18n
+from pages import i18n
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{(\w*)\}(?!\})")
 

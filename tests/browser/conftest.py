@@ -55,7 +55,7 @@ class AppPage:
     url_path: str         # "" for the default page (Streamlit serves it at /)
 
     def title(self, lang: str) -> str:
-        from viz_model.i18n import t
+        from pages.i18n import t
 
         return t(f"{self.section}.title", lang)
 
@@ -70,7 +70,7 @@ APP_PAGES = _app_pages()
 
 
 def placeholder_texts() -> tuple[str, ...]:
-    from viz_model.i18n import t
+    from pages.i18n import t
 
     return tuple(t("common.coming_soon", lang) for lang in ("en", "zh"))
 

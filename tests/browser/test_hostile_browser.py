@@ -10,10 +10,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from pages.common import MAX_TEXT_CHARS
+from pages.i18n import t
 from tests.browser.conftest import APP_PAGES, VIEWPORT
 from tests.browser.harness import Session, health
 from tests.hostile_inputs import BROWSER_SUBSET, HOSTILE_INPUTS, URL_CASES, hostile
-from viz_model.i18n import t
 
 # Elements that only exist if typed HTML was interpreted: the payloads in the list would create these.
 INJECTED = ('img[src="x"], img[src="javascript:alert(1)"], iframe, [onerror], [onload], '

@@ -7,9 +7,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from pages.i18n import t
 from tests.browser.conftest import APP_PAGES, is_placeholder
 from tests.browser.harness import DRAWN_CHARTS, TABLES
-from viz_model.i18n import t
 
 
 def shown_direction(session) -> str:

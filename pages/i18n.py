@@ -52,9 +52,3 @@ def t(key: str, lang: str, **values) -> str:
     if isinstance(text, list):
         text = "\n".join(text)
     return text.format(**values) if values else text
-
-
-def section(name: str, lang: str) -> dict[str, str]:
-    """All strings of one section, keyed by their short name (for pages that want several at once)."""
-    prefix = name + "."
-    return {k[len(prefix):]: v for k, v in catalogue(lang).items() if k.startswith(prefix)}
