@@ -1,23 +1,25 @@
 """Attention Lab: `streamlit run app.py`.
 
 The entry script runs on every page view: it draws the shared sidebar (language, sentence, direction,
-translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/common.py.
+translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/frame.py.
 """
 import streamlit as st
 
-from pages import common
+from pages.frame import FRAME_MARK, ICON, PAGES
+from pages.sidebar import show_checkpoint_error, sidebar
+from pages.state import init_state, tr
 from viz_model.model.checkpoint import CheckpointError
 
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
-st.set_page_config(page_title="Attention Lab", page_icon=str(common.ICON), layout="wide")
-common.init_state()
-navigation = st.navigation([st.Page(p.file, title=common.tr(f"{p.section}.title"), icon=p.icon,
+st.set_page_config(page_title="Attention Lab", page_icon=str(ICON), layout="wide")
+init_state()
+navigation = st.navigation([st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon,
                                     url_path=p.url_path, default=(i == 0))
-                            for i, p in enumerate(common.PAGES)])
+                            for i, p in enumerate(PAGES)])
 try:
-    common.sidebar()
+    sidebar()
 except CheckpointError as err:
-    common.show_checkpoint_error(err)
+    show_checkpoint_error(err)
     st.stop()
-st.session_state[common.FRAME_MARK] = True      # see common.frame()
+st.session_state[FRAME_MARK] = True      # see pages.frame.frame()
 navigation.run()

@@ -3,24 +3,23 @@ one query token's top attended keys."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (
-    COREFERENCE_SENTENCE,
+from pages.frame import frame
+from pages.state import labeller, tr, use_sentence
+from pages.widgets import (
     attention_controls,
     axis_titles,
     chart,
     dependent_index,
     explanation,
-    frame,
-    labeller,
     md,
     page_title,
     require_translation,
-    tr,
-    use_sentence,
 )
 from viz_model import figures
 from viz_model.lessons.attention_views import head_differences, top_attended
 from viz_model.lessons.coreference import pronoun_attention
+
+COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
 
 frame()
 page_title("attention")

@@ -4,22 +4,11 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 import numpy as np
 import streamlit as st
 
-from pages.common import (
-    chart,
-    dependent_index,
-    explanation,
-    folded,
-    frame,
-    md,
-    page_title,
-    require_translation,
-    sections,
-    sentence,
-    tr,
-    translate,
-    translator,
-)
-from pages.metric_parts import follow_sentence, log_line, score, show_bleu, tokens_text
+from pages.cache import score, translate, translator
+from pages.frame import frame
+from pages.metric_parts import log_line, show_bleu, tokens_text
+from pages.state import follow_sentence, sentence, tr
+from pages.widgets import chart, dependent_index, explanation, folded, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import metric_tokens
 from viz_model.lessons.references import find_reference

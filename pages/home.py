@@ -1,29 +1,12 @@
 """Home: what the app is, the model card, the architecture, the current translation, links to every page."""
 import streamlit as st
 
-from pages.common import (
-    PAGES,
-    chart,
-    explanation,
-    frame,
-    link_params,
-    page_title,
-    sentence,
-    show_translation,
-    tr,
-    translate,
-    translator,
-)
-from viz_model import figures
+from pages.cache import architecture_figure, translate, translator
+from pages.frame import PAGES, frame
+from pages.sidebar import show_translation
+from pages.state import link_params, sentence, tr
+from pages.widgets import chart, explanation, page_title
 from viz_model.lessons.model_card import model_card_rows
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int):
-    """The diagram does not depend on the sentence: built once per language (its 38 annotations and 19
-    shapes cost ~0.15 s of plotly validation per build, a third of a warm rerun of this page)."""
-    return figures.architecture(labels, n_encoder_layers, n_decoder_layers)
-
 
 frame()
 page_title("home")

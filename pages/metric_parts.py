@@ -1,36 +1,16 @@
-"""Pieces the Beam search and Metrics pages share: the model's scores (cached), a widget default
-that follows the sentence, and the BLEU working (p1…p4, brevity penalty, score) as tables and formulas.
+"""Pieces the Beam search and Metrics pages share: the BLEU working (p1…p4, brevity penalty, score) as
+tables and formulas, and how tokens and probabilities are written.
 
-Not a page (pages/common.PAGES does not list it)."""
+Not a page (pages/frame.PAGES does not list it)."""
 from __future__ import annotations
 
 import math
 
 import streamlit as st
 
-from pages.common import folded, model_dir, tr, translator
+from pages.state import tr
+from pages.widgets import folded
 from viz_model.lessons.metrics import BleuResult, bleu, ngram_rows
-from viz_model.model.decoding import SequenceScore
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _score(directory: str, text: str, direction: str, target_tokens: tuple[str, ...]) -> SequenceScore:
-    # Tokens joined by spaces: the tokenizer reads each space-separated vocabulary token back as itself.
-    return translator().score(text, direction, " ".join(target_tokens))
-
-
-def score(text: str, direction: str, target_tokens) -> SequenceScore:
-    """p(target | text) under the model, token by token (teacher forcing), cached."""
-    return _score(str(model_dir()), text, direction, tuple(target_tokens))
-
-
-def follow_sentence(key: str, value: str, signature) -> None:
-    """Give the widget `key` the default `value` whenever the sentence (its `signature`) changes, and keep
-    the user's edit otherwise. Call before drawing the widget."""
-    mark = f"{key}.__for"
-    if st.session_state.get(mark) != signature:
-        st.session_state[key] = value
-        st.session_state[mark] = signature
 
 
 def fraction(numerator: int, denominator: int) -> str:

@@ -5,20 +5,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages.common import (
-    chart,
-    explanation,
-    frame,
-    labeller,
-    md,
-    page_title,
-    require_translation,
-    sections,
-    sentence,
-    tr,
-    translator,
-)
-from pages.metric_parts import follow_sentence, fraction, score, show_bleu, tokens_text
+from pages.cache import score, translator
+from pages.frame import frame
+from pages.metric_parts import fraction, show_bleu, tokens_text
+from pages.state import follow_sentence, labeller, sentence, tr
+from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens, perplexity, rouge_n
 from viz_model.lessons.references import find_reference

@@ -4,7 +4,10 @@ of the current sentence marked on all of them."""
 import numpy as np
 import streamlit as st
 
-from pages.common import chart, explanation, frame, page_title, sections, sentence, tr, translate, translator
+from pages.cache import translate, translator
+from pages.frame import frame
+from pages.state import sentence, tr
+from pages.widgets import chart, explanation, page_title, sections
 from viz_model import figures
 from viz_model.lessons.positional_views import distance_profiles, position_similarity
 from viz_model.model.positional import sinusoidal_encoding

@@ -7,19 +7,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (
-    axis_titles,
-    chart,
-    explanation,
-    frame,
-    labeller,
-    md,
-    page_title,
-    require_translation,
-    sections,
-    tr,
-    translator,
-)
+from pages.cache import translator
+from pages.frame import frame
+from pages.state import labeller, tr
+from pages.widgets import axis_titles, chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.hand_example import (

@@ -4,21 +4,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.common import (
+from pages.cache import translator
+from pages.frame import frame
+from pages.state import labeller, sentence, tr
+from pages.widgets import (
     attention_controls,
     axis_titles,
     chart,
     dependent_index,
     explanation,
     folded,
-    frame,
-    labeller,
     page_title,
     require_translation,
     sections,
-    sentence,
-    tr,
-    translator,
 )
 from viz_model import figures
 from viz_model.lessons.attention_step import (

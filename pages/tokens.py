@@ -2,30 +2,15 @@
 import numpy as np
 import streamlit as st
 
-from pages.common import (
-    chart,
-    explanation,
-    frame,
-    labeller,
-    md,
-    model_dir,
-    page_title,
-    require_translation,
-    sections,
-    tr,
-    translator,
-)
+from pages.cache import translator, vocabulary_map
+from pages.frame import frame
+from pages.state import labeller, tr
+from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
-from viz_model.lessons.embeddings import encoder_input_parts, sentence_neighbours, vocabulary_map
+from viz_model.lessons.embeddings import encoder_input_parts, sentence_neighbours
 from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, UNK
 
 NEIGHBOURS = 5
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def _vocabulary_map(directory: str, n_components: int):
-    """PCA of the whole embedding table: once per model and dimension count."""
-    return vocabulary_map(translator().embedding_matrix(), n_components)
 
 
 frame()
@@ -71,7 +56,7 @@ def map_part() -> None:
     st.subheader(tr("tokens.map"))
     n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="tokens.map_dims",
                                         default=2, format_func=labeller("tokens.map_{}d")) or 2
-    coords, ratio = _vocabulary_map(str(model_dir()), n_components)
+    coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
     in_sentence = np.zeros(len(vocab), dtype=bool)
     in_sentence[[i for i, tok in zip(source.ids, source.tokens) if tok not in SPECIAL_TOKENS]] = True

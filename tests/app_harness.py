@@ -101,7 +101,7 @@ def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
 
 def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
     """Choose, in the sections with widget key `key`, the one labelled by catalogue key `label_key` (only the
-    chosen section's content runs, see pages.common.sections), rerun, and require no error."""
+    chosen section's content runs, see pages.widgets.sections), rerun, and require no error."""
     from pages.i18n import t
 
     at.session_state[key] = t(label_key, lang)

@@ -183,7 +183,7 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
     checkout): the machine's speed drifts over minutes, and a ratio of two runs taken seconds apart is
     steadier than a ratio of two medians taken minutes apart. The app and the compared checkout get the same
     sentences; who goes first rotates each run."""
-    from pages.common import PAGES
+    from pages.frame import PAGES
 
     pages = [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
              if not args.pages or p.section in args.pages]
@@ -252,7 +252,7 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from pages.common import PAGES
+    from pages.frame import PAGES
     from viz_model.model import checkpoint
     from viz_model.model.translator import Translator
 

@@ -43,12 +43,12 @@ def test_nonsense_url_parameters_fall_back_to_defaults(params):
 
 def test_example_button_sets_the_sentence_everywhere():
     at = open_app()
-    # The examples are folded away at first, and folded content is not drawn (pages.common.folded).
+    # The examples are folded away at first, and folded content is not drawn (pages.widgets.folded).
     assert not [b for b in at.button if b.key and b.key.startswith("example_")]
     at.session_state["examples"] = True             # unfold, as a click on the expander does
     at.run()
     at.button(key="example_3").click().run()
-    from pages.common import EXAMPLES
+    from pages.sidebar import EXAMPLES
 
     assert at.session_state["text"] == EXAMPLES[3][1]
     assert at.query_params["text"] == EXAMPLES[3][1]
@@ -88,7 +88,7 @@ def test_blank_text_prompts_instead_of_drawing():
 
 
 def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
-    from pages import common
+    from pages import cache
 
     for f in model_dir().iterdir():
         shutil.copy(f, tmp_path / f.name)
@@ -101,7 +101,7 @@ def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
     assert len(at.error) == 1
     assert "checkpoint.pt" in at.error[0].value
     assert "python -m viz_model.training.train" in all_text(at)
-    common._load_translator.clear()
+    cache._load_translator.clear()
 
 
 def test_chinese_text_suggests_the_other_direction():
@@ -121,12 +121,12 @@ def test_loading_the_model_freezes_long_lived_objects_out_of_the_per_run_collect
     # Streamlit runs gc.collect() after every rerun; walking torch's and plotly's objects cost 0.13 s each time.
     import gc
 
-    from pages import common
+    from pages import cache
 
-    common._load_translator.clear()
+    cache._load_translator.clear()
     gc.unfreeze()
     tracked_before = len(gc.get_objects())
-    common.translator()
+    cache.translator()
     assert gc.get_freeze_count() >= 0.9 * tracked_before
     assert len(gc.get_objects()) < 0.1 * tracked_before
 

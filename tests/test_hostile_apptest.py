@@ -16,8 +16,9 @@ from urllib.parse import parse_qsl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.common import MAX_TEXT_CHARS, PAGES
+from pages.frame import PAGES
 from pages.i18n import t
+from pages.state import MAX_TEXT_CHARS
 from tests.app_harness import APP, ENV, model_dir
 from tests.hostile_inputs import HOSTILE_INPUTS, URL_CASES, Hostile
 

@@ -61,7 +61,7 @@ class AppPage:
 
 
 def _app_pages() -> list[AppPage]:
-    from pages.common import PAGES
+    from pages.frame import PAGES
 
     return [AppPage(p.file, p.section, "" if i == 0 else p.url_path) for i, p in enumerate(PAGES)]
 

@@ -108,7 +108,7 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
                                                              ("positional", "positional.tab_similarity", 2, 0),
                                                              ("metrics", "metrics.perplexity", 2, 0)])
 def test_a_section_draws_its_content_when_chosen(session, section, label_key, charts, tables, screenshots):
-    """Only the chosen section's content runs (pages.common.sections): choosing one draws its charts."""
+    """Only the chosen section's content runs (pages.widgets.sections): choosing one draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
     session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
     if is_placeholder(session):

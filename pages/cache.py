@@ -1,0 +1,102 @@
+"""Every cached call of the app, in one place: the shared model, translations, scores, the sentence index,
+the vocabulary map and the architecture diagram. Streamlit caches per process, shared by all sessions:
+`st.cache_resource` for the objects everyone uses (never copied), `st.cache_data` for results (copied on
+each hit, so a page cannot change another session's copy)."""
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+
+import streamlit as st
+
+from viz_model import figures
+from viz_model.lessons.embeddings import vocabulary_map as _pca_map
+from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
+from viz_model.model import checkpoint
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator
+
+MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
+TRANSLATION_CACHE_ENTRIES = 64                 # per process, shared by all sessions
+
+
+def model_dir() -> Path:
+    return Path(os.environ.get(MODEL_DIR_ENV) or checkpoint.MODEL_DIR)
+
+
+@st.cache_resource(show_spinner=False)
+def _load_translator(directory: str) -> Translator:
+    import torch
+
+    # Many browser sessions share 2 cores: one thread per forward pass avoids oversubscription.
+    torch.set_num_threads(1)
+    loaded = Translator.load(Path(directory))
+    # Streamlit collects garbage after every script run (runner.postScriptGC). With torch, plotly and pandas
+    # loaded that walks ~250k long-lived objects: 0.13 s per rerun on this machine, holding the GIL, so the
+    # server sends nothing meanwhile. Freezing what exists now (modules, the model) keeps those objects out
+    # of every later collection (0.13 s → 1 ms); objects made by the reruns are still collected.
+    gc.freeze()
+    return loaded
+
+
+def translator() -> Translator:
+    """The one shared model (loaded once per process); raises checkpoint.CheckpointError."""
+    return _load_translator(str(model_dir()))
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _translate(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
+               prefix: str) -> Translation:
+    return _load_translator(directory).translate(text, direction, beam_width=beam_width,
+                                                 length_penalty=length_penalty, max_len=max_len, prefix=prefix)
+
+
+def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
+              length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
+              prefix: str = "") -> Translation:
+    """Beam search + trace of one sentence, cached per (model, text, direction, search settings). The sidebar
+    uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
+    cache, so its default view is the sidebar's translation, not a second search."""
+    full_length = translator().config.max_len
+    return _translate(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
+                      min(int(max_len or full_length), full_length), prefix)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _score(directory: str, text: str, direction: str, target_tokens: tuple[str, ...]) -> SequenceScore:
+    # Tokens joined by spaces: the tokenizer reads each space-separated vocabulary token back as itself.
+    return _load_translator(directory).score(text, direction, " ".join(target_tokens))
+
+
+def score(text: str, direction: str, target_tokens) -> SequenceScore:
+    """p(target | text) under the model, token by token (teacher forcing), cached."""
+    return _score(str(model_dir()), text, direction, tuple(target_tokens))
+
+
+@st.cache_resource(show_spinner=False)
+def _sentence_index(language: str) -> SentenceIndex:
+    return SentenceIndex.from_corpus(language)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def closest_known(text: str) -> list[Suggestion]:
+    """The known sentences closest to a sentence with unknown words (viz_model.lessons.suggest)."""
+    return _sentence_index(typed_language(text)).closest(text, k=3)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _vocabulary_map(directory: str, n_components: int):
+    return _pca_map(_load_translator(directory).embedding_matrix(), n_components)
+
+
+def vocabulary_map(n_components: int):
+    """PCA of the whole embedding table (viz_model.lessons.embeddings): once per model and dimension count."""
+    return _vocabulary_map(str(model_dir()), n_components)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int):
+    """The diagram does not depend on the sentence: built once per language (its 38 annotations and 19
+    shapes cost ~0.15 s of plotly validation per build, a third of a warm rerun of this page)."""
+    return figures.architecture(labels, n_encoder_layers, n_decoder_layers)

@@ -1,0 +1,80 @@
+"""What a session remembers and the URL mirrors: the sentence, its direction and the interface language, and
+the words of the interface in that language (`tr`)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.i18n import normalise_language, t
+from viz_model.model.translator import normalise_direction
+
+MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
+DEFAULT_TEXT = "Please buy an apple and an orange."
+
+
+def lang() -> str:
+    return normalise_language(st.session_state.get("lang"))
+
+
+def tr(key: str, **values) -> str:
+    """The interface text for `key` in the current language (see pages.i18n)."""
+    return t(key, lang(), **values)
+
+
+def labeller(template: str):
+    """A widget's format_func: `template` (e.g. "attention.kind_{}") filled with the option, in the language
+    of this run. The language is bound now, not looked up later: AppTest formats options outside the run."""
+    language = lang()
+    return lambda option: t(template.format(option), language)
+
+
+def _clean_param(value: str | None) -> str:
+    return (value or "")[:MAX_TEXT_CHARS]
+
+
+def init_state() -> None:
+    """On a session's first run, take sentence, direction and language from the URL (bad values → defaults)."""
+    state = st.session_state
+    if state.get("_initialised"):
+        return
+    params = st.query_params
+    state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
+    state["dir"] = normalise_direction(params.get("dir"))
+    state["lang"] = normalise_language(params.get("lang"))
+    state["_initialised"] = True
+
+
+def link_params() -> dict[str, str]:
+    """The query parameters that reproduce the current view; pass them to st.page_link."""
+    state = st.session_state
+    return {"text": state.get("text", ""), "dir": normalise_direction(state.get("dir")), "lang": lang()}
+
+
+def sync_url() -> None:
+    """Mirror the shared state in the URL, so the address bar is always a link to this view."""
+    for key, value in link_params().items():      # other parameters (a page's own) are left alone
+        if st.query_params.get(key) != value:
+            st.query_params[key] = value
+
+
+def sentence() -> tuple[str, str]:
+    state = st.session_state
+    return state.get("text", ""), normalise_direction(state.get("dir"))
+
+
+def use_sentence(text: str, direction: str) -> None:
+    """on_click for a button that puts a sentence (and its direction) in the sidebar box."""
+    st.session_state["text"] = text
+    st.session_state["dir"] = direction
+
+
+def switch_direction(direction: str) -> None:
+    st.session_state["dir"] = direction
+
+
+def follow_sentence(key: str, value: str, signature) -> None:
+    """Give the widget `key` the default `value` whenever the sentence (its `signature`) changes, and keep
+    the user's edit otherwise. Call before drawing the widget."""
+    mark = f"{key}.__for"
+    if st.session_state.get(mark) != signature:
+        st.session_state[key] = value
+        st.session_state[mark] = signature
