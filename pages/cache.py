@@ -1,7 +1,7 @@
-"""Every cached call of the app, in one place: the shared model, translations, scores, the sentence index,
-the vocabulary map and the architecture diagram. Streamlit caches per process, shared by all sessions:
-`st.cache_resource` for the objects everyone uses (never copied), `st.cache_data` for results (copied on
-each hit, so a page cannot change another session's copy)."""
+"""Every cached call of the app, in one place: the shared model, translations, searches, scores, the
+sentence index, the vocabulary map and the architecture diagram. Streamlit caches per process, shared by all
+sessions: `st.cache_resource` for the objects everyone uses (never copied), `st.cache_data` for results
+(copied on each hit, so a page cannot change another session's copy)."""
 from __future__ import annotations
 
 import gc
@@ -15,6 +15,7 @@ from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
+from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
@@ -61,6 +62,23 @@ def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
     full_length = translator().config.max_len
     return _translate(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
                       min(int(max_len or full_length), full_length), prefix)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _search(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
+            prefix: str) -> SearchRecord:
+    return _load_translator(directory).search(text, direction, beam_width=beam_width,
+                                              length_penalty=length_penalty, max_len=max_len, prefix=prefix)
+
+
+def search(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
+           length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
+           prefix: str = "") -> SearchRecord:
+    """The beam search alone, no trace (Translator.search), cached like `translate`: for a view that shows
+    the search and not the attention."""
+    full_length = translator().config.max_len
+    return _search(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
+                   min(int(max_len or full_length), full_length), prefix)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

@@ -13,6 +13,8 @@ from viz_model.lessons.toy_search import (
     exhaustive_count,
     exhaustive_search,
     greedy_search,
+    latex_count,
+    path_factors,
     scientific,
 )
 from viz_model.model.search_record import SearchRecord
@@ -108,3 +110,15 @@ def test_finished_hypotheses_keep_their_place_in_the_beam():
 
 def test_scientific_is_exact_for_big_integers():
     assert scientific(10**40) == (1.0, 40) and scientific(5 * 10**5) == (5.0, 5)
+
+
+def test_path_factors_multiply_to_the_sequences_probability():
+    greedy = greedy_search(course_next_probs, 4)
+    factors = path_factors(course_next_probs, greedy.tokens)
+    assert factors == [0.5, 0.4, 0.4, 0.6] and math.isclose(math.prod(factors), greedy.prob)
+
+
+def test_counts_are_written_as_powers_of_ten():
+    assert latex_count(exhaustive_count(10_000, 10)) == "10^{40}"
+    assert latex_count(beam_cost(5, 10_000, 10)) == r"5 \times 10^{5}"
+    assert latex_count(999) == "999"

@@ -204,3 +204,17 @@ def scientific(n: int) -> tuple[float, int]:
         return 0.0, 0
     exponent = len(str(abs(n))) - 1
     return n / 10**exponent, exponent
+
+
+def latex_count(n: int) -> str:
+    """n for a formula: as it is below 10^4, else as a power of ten (10^{40}, 5 \\times 10^{5})."""
+    mantissa, exponent = scientific(n)
+    head = f"{mantissa:.4g}"
+    if exponent < 4:
+        return str(n)
+    return rf"10^{{{exponent}}}" if head == "1" else rf"{head} \times 10^{{{exponent}}}"
+
+
+def path_factors(next_probs: NextProbs, tokens: list[str]) -> list[float]:
+    """p(x_t | x_<t) for each token of a sequence: the factors whose product is P(x) (course §6)."""
+    return [next_probs(tuple(tokens[:i]))[t] for i, t in enumerate(tokens)]

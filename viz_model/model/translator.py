@@ -30,6 +30,11 @@ def suggested_direction(text: str) -> str:
     return "zh2en" if contains_chinese(text) else "en2zh"
 
 
+def output_tokens(record: SearchRecord) -> list[str]:
+    """The best hypothesis's tokens without <eos>: the translation a search settles on."""
+    return [t for t in record.hypotheses[0].tokens if t != EOS]
+
+
 # Below this mean token probability a translation is marked as a guess. On the everyday set, outputs under
 # it were mostly wrong and outputs above it mostly right (see README, "The model").
 LOW_CONFIDENCE = 0.5
@@ -88,18 +93,28 @@ class Translator:
         """True when the text has no token at all (blank, or only invisible characters)."""
         return not self.tokenizer.split(text)[0]
 
+    def search(self, text: str, direction: str = "en2zh", beam_width: int = DEFAULT_BEAM_WIDTH,
+               length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
+               prefix: str = "") -> SearchRecord:
+        """Beam search alone, without the trace: for views that show the search and not the attention.
+        `prefix` forces its first target words (its unknown words are left out)."""
+        return self._search(self.encode(text, direction), beam_width, length_penalty, max_len, prefix)
+
+    def _search(self, source: Tokenized, beam_width: int, length_penalty: float, max_len: int | None,
+                prefix: str) -> SearchRecord:
+        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0])
+                      if i != self.tokenizer.unk_id][: self.config.max_len - 2]
+        return beam_search(self.model, self.tokenizer, source.ids, beam_width=beam_width, max_len=max_len,
+                           length_penalty=length_penalty, prefix=prefix_ids)
+
     def translate(self, text: str, direction: str = "en2zh", beam_width: int = DEFAULT_BEAM_WIDTH,
                   length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
                   prefix: str = "") -> Translation:
         """Translate with beam search and trace the best output. `prefix` forces its first target words."""
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
-        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0])
-                      if i != self.tokenizer.unk_id][: self.config.max_len - 2]
-        record = beam_search(self.model, self.tokenizer, source.ids, beam_width=beam_width,
-                             max_len=max_len, length_penalty=length_penalty, prefix=prefix_ids)
-        output = [t for t in record.hypotheses[0].tokens if t != EOS]
-        output = output[: self.config.max_len - 1]           # room for <bos> in the traced pass
+        record = self._search(source, beam_width, length_penalty, max_len, prefix)
+        output = output_tokens(record)[: self.config.max_len - 1]   # room for <bos> in the traced pass
         trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
         language = DIRECTIONS[direction][1]
         return Translation(direction, source, record, output, detokenize(output, language), trace)
