@@ -32,7 +32,7 @@ def test_step_weights_equal_the_attention_heatmap(kind, layer, head, query):
     step = attention_step(trace.attention(kind, layer), params, head, query)
     open_section(at, "step.tab", "step.tab_projections")
     (q,) = heatmap_panels(figure(at, "step.q"))[0]
-    np.testing.assert_allclose(q, step.q, atol=1e-4)
+    np.testing.assert_allclose(q, step.q[0], atol=1e-4)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
