@@ -11,12 +11,19 @@ from pages.metric_parts import fraction, show_bleu, tokens_text
 from pages.state import follow_sentence, labeller, sentence, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
-from viz_model.lessons.metrics import COURSE_BLEU_CANDIDATE, COURSE_BLEU_REFERENCE, metric_tokens, perplexity, rouge_n
+from viz_model.lessons.metrics import (
+    COURSE_BLEU_CANDIDATE,
+    COURSE_BLEU_REFERENCE,
+    candidate_tokens,
+    metric_tokens,
+    perplexity,
+    rouge_table,
+)
 from viz_model.lessons.references import find_reference
 
 
 def show_rouge(candidate: list[str], reference: list[str], key: str) -> None:
-    results = [rouge_n(candidate, [reference], n) for n in range(1, 5)]
+    results = rouge_table(candidate, reference)
     st.dataframe({tr("metrics.col_n"): [f"ROUGE-{r.n}" for r in results],
                   tr("metrics.col_rouge_matches"): [r.matches for r in results],
                   tr("metrics.col_rouge_total"): [r.total for r in results],
@@ -58,9 +65,7 @@ def sentence_mode() -> None:
         right.caption(tr("metrics.reference_from_corpus"))
     elif not corpus:
         right.caption(tr("metrics.reference_not_in_corpus"))
-    # The model's own output keeps the model's tokens; an edited text is tokenized like any input.
-    candidate = (list(result.output_tokens) if candidate_text == result.output_text
-                 else metric_tokens(tokenizer, candidate_text))
+    candidate = candidate_tokens(tokenizer, candidate_text, result.output_text, result.output_tokens)
     reference = metric_tokens(tokenizer, reference_text)
     st.markdown(tr("metrics.tokens_line", candidate=md(tokens_text(candidate)),
                    reference=md(tokens_text(reference))))

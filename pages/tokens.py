@@ -7,8 +7,14 @@ from pages.frame import frame
 from pages.state import labeller, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
-from viz_model.lessons.embeddings import encoder_input_parts, sentence_neighbours
-from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, UNK
+from viz_model.lessons.embeddings import (
+    encoder_input_parts,
+    in_sentence,
+    sentence_neighbours,
+    token_kinds,
+    word_positions,
+)
+from viz_model.model.tokenizer import EOS
 
 NEIGHBOURS = 5
 
@@ -28,17 +34,11 @@ dims = [str(j) for j in range(model.config.d_model)]
 
 def tokenization_part() -> None:
     st.subheader(tr("tokens.tokenization"))
-    unknown = iter(source.unknown_words)
-
-    def status(token: str) -> str:
-        if token == UNK:
-            return tr("tokens.unknown", word=next(unknown, "?"))
-        return tr("tokens.special") if token in SPECIAL_TOKENS else tr("tokens.known")
-
     st.dataframe({tr("tokens.col_position"): list(range(len(source.tokens))),
                   tr("tokens.col_token"): source.tokens,
                   tr("tokens.col_id"): source.ids,
-                  tr("tokens.col_status"): [status(tok) for tok in source.tokens]},
+                  tr("tokens.col_status"): [tr(f"tokens.{kind}", **({"word": word} if word else {}))
+                                            for kind, word in token_kinds(source.tokens, source.unknown_words)]},
                  hide_index=True, key="tokens.table")
     st.caption(tr("tokens.tokenization_caption", tag=md(source.tokens[0]), eos=md(EOS)))
 
@@ -58,9 +58,7 @@ def map_part() -> None:
                                         default=2, format_func=labeller("tokens.map_{}d")) or 2
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
-    in_sentence = np.zeros(len(vocab), dtype=bool)
-    in_sentence[[i for i, tok in zip(source.ids, source.tokens) if tok not in SPECIAL_TOKENS]] = True
-    chart(figures.scatter_map(coords, vocab, in_sentence,
+    chart(figures.scatter_map(coords, vocab, in_sentence(len(vocab), source.ids, source.tokens),
                               axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
                               others_name=tr("tokens.vocabulary"), highlight_name=tr("tokens.sentence_words")),
           key="tokens.map")
@@ -69,12 +67,11 @@ def map_part() -> None:
 
 def neighbours_part() -> None:
     st.subheader(tr("tokens.neighbours"))
-    words = [(pos, tok, i) for pos, (tok, i) in enumerate(zip(source.tokens, source.ids))
-             if tok not in SPECIAL_TOKENS]
-    if words:
-        found = sentence_neighbours(model.embedding_matrix(), model.tokenizer.vocab, [i for _, _, i in words],
-                                    k=NEIGHBOURS)
-        table = {tr("tokens.col_token"): [f"{pos}:{tok}" for pos, tok, _ in words]}
+    positions = word_positions(source.tokens)
+    if positions:
+        found = sentence_neighbours(model.embedding_matrix(), model.tokenizer.vocab,
+                                    [source.ids[p] for p in positions], k=NEIGHBOURS)
+        table = {tr("tokens.col_token"): [f"{p}:{source.tokens[p]}" for p in positions]}
         for j in range(NEIGHBOURS):
             table[tr("tokens.neighbour", i=j + 1)] = [f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else ""
                                                       for n in found]

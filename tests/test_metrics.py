@@ -10,11 +10,13 @@ from viz_model.lessons.metrics import (
     COURSE_BLEU_REFERENCE,
     bleu,
     brevity_penalty,
+    candidate_tokens,
     closest_reference_length,
     corpus_bleu,
     ngram_rows,
     perplexity,
     rouge_n,
+    rouge_table,
 )
 
 ALPHABET = "ABCDE"
@@ -138,3 +140,23 @@ def test_perplexity_hand_example():
 def test_ngram_rows_clip_the_course_example():
     rows = ngram_rows(list(COURSE_BLEU_CANDIDATE), [list(COURSE_BLEU_REFERENCE)], 1)
     assert sum(r.clipped for r in rows) == 4 and sum(r.count for r in rows) == 5
+
+
+def test_rouge_table_is_rouge_1_to_4():
+    candidate, reference = list("ABBCD"), list("ABCDEF")
+    table = rouge_table(candidate, reference)
+    assert [r.n for r in table] == [1, 2, 3, 4]
+    assert [r.recall for r in table] == [rouge_n(candidate, [reference], n).recall for n in range(1, 5)]
+
+
+class _Split:
+    """A stand-in tokenizer: words split on spaces, "zebra" unknown."""
+
+    def split(self, text):
+        tokens = text.split()
+        return ["<unk>" if t == "zebra" else t for t in tokens], [t for t in tokens if t == "zebra"]
+
+
+def test_the_candidate_keeps_the_models_tokens_until_edited():
+    assert candidate_tokens(_Split(), "我看见", "我看见", ["我", "看见"]) == ["我", "看见"]      # unsplit text
+    assert candidate_tokens(_Split(), "a zebra", "我看见", ["我", "看见"]) == ["a", "zebra"]

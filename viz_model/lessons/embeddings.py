@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viz_model.model.tokenizer import SPECIAL_TOKENS
+from viz_model.model.tokenizer import SPECIAL_TOKENS, UNK
 from viz_model.model.trace import TranslationTrace
 
 from .projection import nearest_neighbours, pca
@@ -78,3 +78,23 @@ def similarity_vectors(trace: TranslationTrace, source: str, layer: int = 0, hea
         raise ValueError(f"unknown similarity source {source!r}; expected one of {SIMILARITY_SOURCES}")
     vectors = token_vectors(trace, source, layer)
     return vectors, vectors
+
+
+def token_kinds(tokens: list[str], unknown_words: list[str]) -> list[tuple[str, str | None]]:
+    """What each token of a tokenized sentence is: ("unknown", the word it stands for), ("special", None)
+    for the direction tag and <eos>, or ("known", None). Unknown words are matched to the <unk>s in order."""
+    words = iter(unknown_words)
+    return [("unknown", next(words, "?")) if t == UNK else ("special", None) if t in SPECIAL_TOKENS
+            else ("known", None) for t in tokens]
+
+
+def word_positions(tokens: list[str]) -> list[int]:
+    """Positions of the sentence's known words: every token but the special ones and <unk>."""
+    return [i for i, t in enumerate(tokens) if t not in SPECIAL_TOKENS]
+
+
+def in_sentence(vocab_size: int, ids: list[int], tokens: list[str]) -> np.ndarray:
+    """(V,) bool: True for the vocabulary entries the sentence's words use (special tokens not marked)."""
+    mask = np.zeros(vocab_size, dtype=bool)
+    mask[[i for i, t in zip(ids, tokens) if t not in SPECIAL_TOKENS]] = True
+    return mask

@@ -208,3 +208,14 @@ def ngram_rows(candidate: list[str], references: list[list[str]], n: int) -> lis
 # Course §7: reference ABCDEF, prediction ABBCD -> p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0.
 COURSE_BLEU_REFERENCE = ("A", "B", "C", "D", "E", "F")
 COURSE_BLEU_CANDIDATE = ("A", "B", "B", "C", "D")
+
+
+def rouge_table(candidate: list[str], reference: list[str], max_n: int = 4) -> list[RougeResult]:
+    """ROUGE-1 … ROUGE-max_n of one candidate against one reference."""
+    return [rouge_n(candidate, [reference], n) for n in range(1, max_n + 1)]
+
+
+def candidate_tokens(tokenizer, text: str, output_text: str, output_tokens: list[str]) -> list[str]:
+    """The tokens to score for a candidate box that starts as the model's output: the model's own tokens
+    while the text is unchanged, else the edited text tokenized like any input (metric_tokens)."""
+    return list(output_tokens) if text == output_text else metric_tokens(tokenizer, text)
