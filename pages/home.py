@@ -31,8 +31,10 @@ with left:
 with right:
     st.subheader(tr("home.card"))
     rows = model_card_rows(model.card)
-    values = [tr(f"home.{value}") if value.startswith(("norm_", "not_")) else value for _, value in rows]
-    st.dataframe({tr("home.card_property"): [tr(f"home.{key}") for key, _ in rows], tr("home.card_value"): values},
+    values = [tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
+              for field, value in rows]
+    st.dataframe({tr("home.card_property"): [tr(f"home.card_{field}") for field, _ in rows],
+                  tr("home.card_value"): values},
                  hide_index=True, width="stretch", height=35 * (len(rows) + 1) + 3, key="home.card")
 
 st.subheader(tr("home.architecture"))
