@@ -9,7 +9,7 @@ from pages.frame import frame
 from pages.state import sentence, tr
 from pages.widgets import chart, explanation, page_title, sections
 from viz_model import figures
-from viz_model.lessons.positional_views import distance_profiles, position_similarity
+from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
 
 COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")
@@ -24,11 +24,6 @@ def _set_course_example() -> None:
 
 def _set_model_size() -> None:
     st.session_state["positional.d_model"] = translator().config.d_model
-
-
-def default_dims(d_model: int) -> list[int]:
-    """Two fast pairs and one slow pair of columns: sin/cos at the same frequency side by side."""
-    return sorted({j for j in (0, 1, 6, 7, d_model - 2, d_model - 1) if 0 <= j < d_model})
 
 
 def dimension_name(j: int, d_model: int) -> str:
@@ -114,11 +109,9 @@ def similarity_part() -> None:
                            y_title=tr("positional.axis_query_position"), x_title=tr("positional.axis_key_position"),
                            value_name=tr("positional.value_dot"), signed=True, show_values=L <= 12, decimals=1),
           key="positional.similarity")
-    starts = sorted({0, L // 4, L // 2})
-    profiles = distance_profiles(similarity, starts)
-    width = min(len(p) for p in profiles.values())
-    chart(figures.line_chart(np.arange(width), {tr("positional.from_position", p=p): v[:width]
-                                                for p, v in profiles.items()},
+    curves = distance_curves(similarity)
+    width = len(next(iter(curves.values())))
+    chart(figures.line_chart(np.arange(width), {tr("positional.from_position", p=p): v for p, v in curves.items()},
                              x_title=tr("positional.axis_distance"), y_title=tr("positional.value_dot"), height=340,
                              dashed=True),
           key="positional.distance")

@@ -2,7 +2,15 @@
 import numpy as np
 import pytest
 
-from viz_model.lessons.hand_example import FeatureTableError, feature_vectors, hand_example, vector_pairs
+from viz_model.lessons.hand_example import (
+    FeatureTableError,
+    feature_vectors,
+    hand_example,
+    plane_moves,
+    vector_pairs,
+    why_softmax,
+)
+from viz_model.lessons.similarity import COURSE_WORDS
 
 
 def test_course_hand_example_numbers():
@@ -33,3 +41,18 @@ def test_two_feature_pairs():
     assert [round(p.scaled_dot, 2) for p in pairs] == [8.49, 2.12, 0]
     assert [round(p.cosine, 2) for p in pairs] == [0.97, 0.24, 0]
     assert [round(p.angle_degrees) for p in pairs] == [14, 76, 90]
+
+
+def test_plane_moves_draw_the_scenarios_moves():
+    vectors = {w: np.array(v, float) for w, v in COURSE_WORDS.items()}
+    example = hand_example(vectors)
+    moves = plane_moves(vectors, example)
+    assert [label for label, _, _ in moves] == ["apple_fruit", "apple_phone", "orange"]
+    label, start, end = moves[0]
+    assert start.tolist() == [2.0, 2.0] and end.tolist() == example.moves["apple_fruit"].new_vector[:2].tolist()
+
+
+def test_why_softmax_plain_normalisation_breaks_where_softmax_does_not():
+    pair, opposite = why_softmax()
+    assert np.round(pair.plain, 2).tolist() == [0.58, 0.42] and np.round(pair.softmax, 2).tolist() == [0.57, 0.43]
+    assert opposite.plain is None and opposite.softmax.sum() == pytest.approx(1.0)

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from viz_model.lessons.positional_views import distance_profiles, position_similarity
+from viz_model.lessons.positional_views import default_dims, distance_curves, distance_profiles, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
 
 
@@ -50,3 +50,14 @@ def test_similarity_depends_only_on_distance():
 def test_distance_profiles():
     profiles = distance_profiles(np.arange(16.0).reshape(4, 4), [0, 2])
     assert profiles[2].tolist() == [10, 11]
+
+
+def test_default_dims_pair_each_sin_with_its_cos():
+    assert default_dims(128) == [0, 1, 6, 7, 126, 127]
+    assert default_dims(5) == [0, 1, 3, 4]
+
+
+def test_distance_curves_start_at_three_places_and_agree():
+    curves = distance_curves(position_similarity(sinusoidal_encoding(40, 64)))
+    assert sorted(curves) == [0, 10, 20] and {len(v) for v in curves.values()} == {20}
+    np.testing.assert_allclose(curves[10], curves[0], atol=1e-3)       # it depends on the distance only

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .similarity import MoveResult, contextual_move, cosine_similarity, similarity_table, softmax
+from .similarity import MoveResult, contextual_move, cosine_similarity, similarity_table, softmax, sum_normalise
 
 
 class FeatureTableError(ValueError):
@@ -96,3 +96,41 @@ def vector_pairs(vectors) -> list[VectorPair]:
     n = table.dot.shape[0]
     return [VectorPair(i, j, float(table.dot[i, j]), float(table.scaled_dot[i, j]), float(table.cosine[i, j]),
                        float(table.angle_degrees[i, j])) for i in range(n) for j in range(i + 1, n)]
+
+
+# The editable table's words, in the course's order.
+HAND_WORDS = ("apple", "orange", "phone", "and", "an")
+# The arrows drawn in the feature plane: (label, the word that moves, the scenario whose move it is).
+PLANE_MOVES = (("apple_fruit", "apple", "apple_fruit"), ("apple_phone", "apple", "apple_phone"),
+               ("orange", "orange", "orange_pair"))
+
+
+def plane_moves(vectors: dict[str, np.ndarray], example: HandExample) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(label, from, to) in the plane of the first two features, for each arrow of PLANE_MOVES whose
+    scenario the example has."""
+    return [(label, np.asarray(vectors[word])[:2], example.moves[scenario].new_vector[:2])
+            for label, word, scenario in PLANE_MOVES if scenario in example.moves]
+
+
+# Why softmax and not plain normalisation (course §2): two pairs of scores, the second summing to 0.
+WHY_SOFTMAX_CASES = (("orange / apple", (1.0, 0.71)), ("orange / motorcycle", (1.0, -1.0)))
+
+
+@dataclass(frozen=True)
+class Normalised:
+    words: str
+    scores: tuple[float, ...]
+    plain: np.ndarray | None       # s_i / Σ s; None when Σ s = 0 (undefined)
+    softmax: np.ndarray
+
+
+def why_softmax(cases=WHY_SOFTMAX_CASES) -> list[Normalised]:
+    """Each case's scores divided by their sum (when defined) and through softmax."""
+    out = []
+    for words, scores in cases:
+        try:
+            plain = sum_normalise(scores)
+        except ZeroDivisionError:
+            plain = None
+        out.append(Normalised(words, tuple(scores), plain, softmax(np.array(scores))))
+    return out
