@@ -7,11 +7,14 @@ k best prefixes at every step and so scores about k·n per step. Every step is r
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
 
 from .search_record import Candidate, Hypothesis, SearchRecord, SearchStep, length_normalised_score
+from .tokenizer import Tokenizer
+from .transformer import Transformer
 
 DEFAULT_LENGTH_PENALTY = 0.75     # α in score = log P / L^α (course §6)
 
@@ -24,9 +27,9 @@ class _Beam:
 
 
 @torch.inference_mode()
-def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, max_len: int | None = None,
-                length_penalty: float = DEFAULT_LENGTH_PENALTY, prefix: list[int] = (),
-                alternatives: int = 3, min_len: int = 0) -> SearchRecord:
+def beam_search(model: Transformer, tokenizer: Tokenizer, source_ids: list[int], beam_width: int = 4,
+                max_len: int | None = None, length_penalty: float = DEFAULT_LENGTH_PENALTY,
+                prefix: Sequence[int] = (), alternatives: int = 3, min_len: int = 0) -> SearchRecord:
     """Beam search from one source sentence, recording every step.
 
     All live beams are decoded as one batch per step. At each step the `slots` best extensions (ranked by
@@ -52,7 +55,7 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
     steps: list[SearchStep] = []
     next_node = 0
 
-    def hypothesis(beam_ids, log_prob, node, done):
+    def hypothesis(beam_ids: list[int], log_prob: float, node: int, done: bool) -> Hypothesis:
         tokens = tokenizer.tokens(beam_ids[1:])
         return Hypothesis(tokens, log_prob, len(tokens),
                           length_normalised_score(log_prob, len(tokens), length_penalty), done, node)
@@ -114,7 +117,7 @@ def beam_search(model, tokenizer, source_ids: list[int], beam_width: int = 4, ma
                         length_penalty_alpha=length_penalty, max_len=max_len)
 
 
-def greedy_search(model, tokenizer, source_ids: list[int], max_len: int | None = None,
+def greedy_search(model: Transformer, tokenizer: Tokenizer, source_ids: list[int], max_len: int | None = None,
                   alternatives: int = 3) -> SearchRecord:
     """Take the most probable token at every step: beam search with k = 1."""
     return beam_search(model, tokenizer, source_ids, beam_width=1, max_len=max_len, length_penalty=0.0,
@@ -122,7 +125,8 @@ def greedy_search(model, tokenizer, source_ids: list[int], max_len: int | None =
 
 
 @torch.inference_mode()
-def greedy_batch(model, tokenizer, sources: list[list[int]], max_len: int | None = None) -> list[list[int]]:
+def greedy_batch(model: Transformer, tokenizer: Tokenizer, sources: list[list[int]], max_len: int | None = None
+                 ) -> list[list[int]]:
     """Greedy decoding of many sentences at once (for evaluation); returns ids without <bos>/<eos>."""
     max_len = min(max_len or model.config.max_len, model.config.max_len)
     width = max(len(s) for s in sources)
@@ -162,7 +166,8 @@ class SequenceScore:
 
 
 @torch.inference_mode()
-def score_target(model, tokenizer, source_ids: list[int], target_ids: list[int]) -> SequenceScore:
+def score_target(model: Transformer, tokenizer: Tokenizer, source_ids: list[int], target_ids: list[int]
+                 ) -> SequenceScore:
     """P(target | source) under the model, with the probability of each token (target without <bos>/<eos>)."""
     decoder_input = [tokenizer.bos_id] + list(target_ids)
     predicted = list(target_ids) + [tokenizer.eos_id]

@@ -15,10 +15,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .tokenizer import SPECIAL_TOKENS, UNK
+
+if TYPE_CHECKING:
+    from .translator import Translator
 
 MINILM = "minilm"
 # Model types whose self-attention has separate query/key/value projections under
@@ -114,7 +118,7 @@ class PretrainedEncoder:
     kind = "encoder"
     can_translate = False          # an encoder has no decoder: no translation, no beam search
 
-    def __init__(self, model, tokenizer, name: str):
+    def __init__(self, model: Any, tokenizer: Any, name: str):     # a Hugging Face model and its tokenizer
         self.model, self.tokenizer, self.name = model, tokenizer, name
 
     @classmethod
@@ -132,7 +136,7 @@ class PretrainedEncoder:
         return cls(model, tokenizer, name or path.name)
 
     @property
-    def config(self):
+    def config(self) -> Any:
         return self.model.config
 
     def _attention_modules(self):
@@ -182,7 +186,7 @@ class TranslatorEncoder:
     kind = "encoder-decoder"
     can_translate = True
 
-    def __init__(self, translator, direction: str = "en2zh", name: str = "Attention Lab translator"):
+    def __init__(self, translator: Translator, direction: str = "en2zh", name: str = "Attention Lab translator"):
         self.translator, self.direction, self.name = translator, direction, name
 
     def view(self, text: str) -> EncoderView:

@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,7 +100,7 @@ class Tokenizer:
 
     # ---- construction and storage -------------------------------------------------------------------
     @classmethod
-    def from_corpus(cls, token_lists) -> Tokenizer:
+    def from_corpus(cls, token_lists: Iterable[Sequence[str]]) -> Tokenizer:
         """Vocabulary = special tokens + every token seen, sorted for a stable id order."""
         words = sorted({tok for tokens in token_lists for tok in tokens} - set(SPECIAL_TOKENS))
         return cls(list(SPECIAL_TOKENS) + words)
@@ -255,7 +256,7 @@ class Tokenizer:
     def ids(self, tokens: list[str]) -> list[int]:
         return [self.token_to_id.get(t, self.unk_id) for t in tokens]
 
-    def tokens(self, ids) -> list[str]:
+    def tokens(self, ids: Iterable[int]) -> list[str]:
         return [self.vocab[int(i)] for i in ids]
 
 

@@ -10,8 +10,13 @@ decoder self-attention (H, T, T), causal; cross-attention (H, T, S), target rows
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:                     # the trace itself needs numpy only; build_trace imports torch
+    from .tokenizer import Tokenizer
+    from .transformer import Transformer
 
 ATTENTION_KINDS = ("encoder_self", "decoder_self", "cross")
 
@@ -162,7 +167,7 @@ class TranslationTrace:
         return self.next_token_probs[np.arange(len(self.predicted_ids)), self.predicted_ids]
 
 
-def build_trace(model, tokenizer, source_ids: list[int], target_ids: list[int],
+def build_trace(model: Transformer, tokenizer: Tokenizer, source_ids: list[int], target_ids: list[int],
                 source_labels: list[str] | None = None) -> TranslationTrace:
     """One recorded forward pass. `target_ids` is the translation without <bos>/<eos>; `source_labels`
     names the source tokens for display (default: the tokens)."""

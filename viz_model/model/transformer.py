@@ -10,6 +10,8 @@ Attention matrices are always (queries, keys): rows are the tokens that look, co
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import torch
 import torch.nn as nn
@@ -18,8 +20,13 @@ import torch.nn.functional as F
 from .config import ModelConfig
 from .positional import sinusoidal_encoding
 
+Tensor = torch.Tensor
+Record = dict[str, Any] | None           # what a forward pass with record=True returns; None without
+KeysValues = tuple[Tensor, Tensor]        # K, V (B, H, T, d_k) each
 
-def scaled_dot_product_attention(q, k, v, allowed=None):
+
+def scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor, allowed: Tensor | None = None
+                                 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """Attention(Q, K, V) = softmax(QKᵀ / √d_k) V, returning every step.
 
     q (..., Tq, d_k), k (..., Tk, d_k), v (..., Tk, d_v); `allowed` is a boolean mask broadcastable to
@@ -34,7 +41,7 @@ def scaled_dot_product_attention(q, k, v, allowed=None):
     return weights @ v, scores, scaled, weights
 
 
-def causal_mask(length: int, device=None) -> torch.Tensor:
+def causal_mask(length: int, device: torch.device | str | None = None) -> Tensor:
     """(T, T) True on and below the diagonal: position i may look at positions 0..i, never ahead."""
     return torch.ones(length, length, dtype=torch.bool, device=device).tril()
 
@@ -56,15 +63,16 @@ class MultiHeadAttention(nn.Module):
         self.w_o = nn.Linear(d, d)
         self.dropout = nn.Dropout(config.dropout)
 
-    def _split_heads(self, x):                            # (B, T, d) -> (B, H, T, d_k)
+    def _split_heads(self, x: Tensor) -> Tensor:          # (B, T, d) -> (B, H, T, d_k)
         B, T, _ = x.shape
         return x.view(B, T, self.n_heads, self.d_head).transpose(1, 2)
 
-    def keys_values(self, x_key_value):
+    def keys_values(self, x_key_value: Tensor) -> KeysValues:
         """x_key_value (B, Tk, d) -> K, V (B, H, Tk, d_k)."""
         return self._split_heads(self.w_k(x_key_value)), self._split_heads(self.w_v(x_key_value))
 
-    def forward(self, x_query, x_key_value, allowed=None, record=False, key_values=None):
+    def forward(self, x_query: Tensor, x_key_value: Tensor | None, allowed: Tensor | None = None,
+                record: bool = False, key_values: KeysValues | None = None) -> tuple[Tensor, Record]:
         """x_query (B, Tq, d), x_key_value (B, Tk, d), allowed broadcastable to (B, H, Tq, Tk).
 
         `key_values`: K, V already projected (see keys_values), used instead of projecting x_key_value
@@ -93,7 +101,8 @@ class FeedForward(nn.Module):
         self.w_2 = nn.Linear(config.d_ff, config.d_model)
         self.dropout = nn.Dropout(config.dropout)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """x (B, T, d) -> (FFN(x) (B, T, d), the ReLU's output (B, T, d_ff))."""
         hidden = F.relu(self.w_1(x))                      # (B, T, d_ff)
         return self.w_2(self.dropout(hidden)), hidden
 
@@ -111,7 +120,8 @@ class Sublayer(nn.Module):
         self.dropout = nn.Dropout(config.dropout)
         self.norm_first = config.norm_first
 
-    def forward(self, x, sublayer, record=False):
+    def forward(self, x: Tensor, sublayer: Callable[[Tensor], tuple[Tensor, Any]], record: bool = False
+                ) -> tuple[Tensor, Any, Record]:
         """`sublayer` maps (B, T, d) to ((B, T, d), extra); returns (new x, extra, record dict)."""
         if self.norm_first:
             norm_input = x
@@ -137,7 +147,7 @@ class EncoderLayer(nn.Module):
         self.attention_sublayer = Sublayer(config)
         self.ffn_sublayer = Sublayer(config)
 
-    def forward(self, x, source_allowed, record=False):
+    def forward(self, x: Tensor, source_allowed: Tensor, record: bool = False) -> tuple[Tensor, Record]:
         x, attn, attn_sub = self.attention_sublayer(
             x, lambda h: self.self_attention(h, h, source_allowed, record), record)
         x, hidden, ffn_sub = self.ffn_sublayer(x, self.feed_forward, record)
@@ -157,7 +167,8 @@ class DecoderLayer(nn.Module):
         self.cross_sublayer = Sublayer(config)
         self.ffn_sublayer = Sublayer(config)
 
-    def forward(self, y, memory, target_allowed, source_allowed, record=False):
+    def forward(self, y: Tensor, memory: Tensor, target_allowed: Tensor, source_allowed: Tensor,
+                record: bool = False) -> tuple[Tensor, Record]:
         """y (B, T, d) decoder stream; memory (B, S, d) encoder output: queries from y, keys/values from it."""
         y, self_attn, self_sub = self.self_sublayer(
             y, lambda h: self.self_attention(h, h, target_allowed, record), record)
@@ -170,14 +181,15 @@ class DecoderLayer(nn.Module):
                    "sublayers": {"self_attention": self_sub, "cross_attention": cross_sub,
                                  "feed_forward": ffn_sub}}
 
-    def step(self, y, past, memory_keys_values, source_allowed):
+    def step(self, y: Tensor, past: KeysValues | None, memory_keys_values: KeysValues, source_allowed: Tensor
+             ) -> tuple[Tensor, KeysValues]:
         """The layer for one new position only (inference): y (B, 1, d); `past` the self-attention's K, V of
         the earlier positions (B, H, t, d_k each) or None at the first. The causal mask lets no earlier
         position see this one, so their outputs are final and only their keys and values are needed.
         Returns (y (B, 1, d), K, V now including this position)."""
         present = []
 
-        def self_attend(h):
+        def self_attend(h: Tensor) -> tuple[Tensor, Record]:
             k, v = self.self_attention.keys_values(h)
             if past is not None:
                 k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
@@ -212,7 +224,7 @@ class Transformer(nn.Module):
         self.decoder_norm = nn.LayerNorm(config.d_model) if config.norm_first else nn.Identity()
         self.apply(self._init_weights)
 
-    def _init_weights(self, module):
+    def _init_weights(self, module: nn.Module) -> None:
         if isinstance(module, nn.Linear):
             nn.init.xavier_uniform_(module.weight)
             nn.init.zeros_(module.bias)
@@ -221,7 +233,7 @@ class Transformer(nn.Module):
             nn.init.normal_(module.weight, std=self.config.d_model ** -0.5)
 
     # ---- inputs ---------------------------------------------------------------------------------
-    def embed(self, ids):
+    def embed(self, ids: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """ids (B, T) -> (embedding·√d + PE (B, T, d), raw embedding rows, positional (T, d))."""
         T = ids.size(1)
         if self.config.max_len < T:
@@ -231,7 +243,7 @@ class Transformer(nn.Module):
         return token * math.sqrt(self.config.d_model) + positional, token, positional
 
     # ---- the two stacks -------------------------------------------------------------------------
-    def encode(self, source_ids, record=False):
+    def encode(self, source_ids: Tensor, record: bool = False) -> tuple[Tensor, Tensor, Record]:
         """source_ids (B, S) -> memory (B, S, d), source_allowed (B, 1, 1, S), records."""
         source_allowed = (source_ids != self.config.pad_id)[:, None, None, :]
         x, token, positional = self.embed(source_ids)
@@ -244,7 +256,8 @@ class Transformer(nn.Module):
         info = {"token_embeddings": token, "positional": positional, "layers": records} if record else None
         return memory, source_allowed, info
 
-    def decode(self, target_ids, memory, source_allowed, record=False):
+    def decode(self, target_ids: Tensor, memory: Tensor, source_allowed: Tensor, record: bool = False
+               ) -> tuple[Tensor, Record]:
         """target_ids (B, T) decoder input (<bos> y1 … y_{T-1}) -> logits (B, T, V) for y1 … y_T."""
         T = target_ids.size(1)
         target_allowed = causal_mask(T, target_ids.device)[None, None] \
@@ -263,11 +276,12 @@ class Transformer(nn.Module):
         return logits, info
 
     # ---- one token at a time (beam search) ----------------------------------------------------------
-    def memory_keys_values(self, memory):
+    def memory_keys_values(self, memory: Tensor) -> list[KeysValues]:
         """Each decoder layer's cross-attention K, V of the encoder output, computed once per sentence."""
         return [layer.cross_attention.keys_values(memory) for layer in self.decoder_layers]
 
-    def decode_step(self, last_ids, memory_keys_values, source_allowed, past):
+    def decode_step(self, last_ids: Tensor, memory_keys_values: list[KeysValues], source_allowed: Tensor,
+                    past: list[KeysValues] | None) -> tuple[Tensor, list[KeysValues]]:
         """Next-token logits from the newest token only, reusing the earlier positions' keys and values
         (inference; equals decode(...)[0][:, -1] to float precision, which a test checks).
 
@@ -285,7 +299,7 @@ class Transformer(nn.Module):
         y = self.decoder_norm(y)
         return y[:, -1] @ self.embedding.weight.T, present
 
-    def forward(self, source_ids, target_ids):
+    def forward(self, source_ids: Tensor, target_ids: Tensor) -> Tensor:
         """Teacher-forced logits (B, T, V) for training."""
         memory, source_allowed, _ = self.encode(source_ids)
         logits, _ = self.decode(target_ids, memory, source_allowed)

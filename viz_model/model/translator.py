@@ -12,10 +12,12 @@ import numpy as np
 import torch
 
 from . import checkpoint
+from .config import ModelConfig
 from .decoding import DEFAULT_LENGTH_PENALTY, SequenceScore, beam_search, score_target
 from .search_record import SearchRecord
 from .tokenizer import DIRECTIONS, EOS, Tokenized, Tokenizer, contains_chinese, detokenize
 from .trace import TranslationTrace, build_trace
+from .transformer import Transformer
 
 DEFAULT_BEAM_WIDTH = 4
 
@@ -68,7 +70,7 @@ class Translation:
 
 
 class Translator:
-    def __init__(self, model, tokenizer: Tokenizer, card: dict):
+    def __init__(self, model: Transformer, tokenizer: Tokenizer, card: dict):
         self.model, self.tokenizer, self.card = model, tokenizer, card
 
     @classmethod
@@ -77,7 +79,7 @@ class Translator:
         return cls(*checkpoint.load(model_dir))
 
     @property
-    def config(self):
+    def config(self) -> ModelConfig:
         return self.model.config
 
     @property
