@@ -34,9 +34,9 @@ def _load_translator(directory: str) -> Translator:
     torch.set_num_threads(1)
     loaded = Translator.load(Path(directory))
     # Streamlit collects garbage after every script run (runner.postScriptGC). With torch, plotly and pandas
-    # loaded that walks ~250k long-lived objects: 0.13 s per rerun on this machine, holding the GIL, so the
-    # server sends nothing meanwhile. Freezing what exists now (modules, the model) keeps those objects out
-    # of every later collection (0.13 s → 1 ms); objects made by the reruns are still collected.
+    # loaded that walks ~250k long-lived objects on every rerun, holding the GIL, so the server sends nothing
+    # meanwhile. Freezing what exists now (modules, the model) keeps those objects out of every later
+    # collection; objects made by the reruns are still collected.
     gc.freeze()
     return loaded
 
@@ -115,6 +115,6 @@ def vocabulary_map(n_components: int):
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int):
-    """The diagram does not depend on the sentence: built once per language (its 38 annotations and 19
-    shapes cost ~0.15 s of plotly validation per build, a third of a warm rerun of this page)."""
+    """The diagram does not depend on the sentence: built once per language (plotly's validation of its
+    many annotations and shapes would be a large share of every rerun of the Home page)."""
     return figures.architecture(labels, n_encoder_layers, n_decoder_layers)

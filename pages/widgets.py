@@ -46,8 +46,7 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
 
     Not st.tabs: its panels (react-aria) watch every change inside them and, on each, walk the panel for a
     focusable element, checking each one's visibility, which makes the browser recompute styles mid-render.
-    On Beam search, with a section inside a section, that was 10 % of a new sentence's time (measured
-    side by side, 40 runs)."""
+    On Beam search, with a section inside a section, that is a noticeable share of a new sentence's time."""
     labels = [tr(label) for label in parts]
     # The widget's state is the chosen section's label, so after a language switch it names none: carry the
     # choice over to its label in the new language (and start on the first section).

@@ -67,8 +67,8 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
                     f"{escape_label(masked_text)}<extra></extra>")
     gap = 1 if n * m <= 900 else 0
     every_token = tick_labels and max(n, m) <= 25          # dtick 1: every token named (plotly skips some)
-    # The layout is written as one dict, not through make_subplots and update_* calls: building it that way
-    # took most of a page's rerun (each update walks plotly's property tree), this is one validation pass.
+    # The layout is written as one dict, not through make_subplots and update_* calls: each update walks
+    # plotly's property tree, which would be most of a page's rerun; one dict is one validation pass.
     h_space = 0.04 if C > 1 else 0.02
     v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R

@@ -28,8 +28,8 @@ def search_tree(layout, *, names: dict[str, str], x_title: str, y_title: str, ho
     Tokens come from the model's vocabulary but are still escaped.
 
     Built without plotly.py's validation (`_validate=False`, plotly.py's own switch, though a private one:
-    plotly is pinned): checking each node's text, hover text and outline colour one by one was three
-    quarters of the build, ~7 ms of every new sentence on the Beam search page. A test rebuilds the figure
+    plotly is pinned): checking each node's text, hover text and outline colour one by one is most of the
+    build, paid on every new sentence of the Beam search page. A test rebuilds the figure
     with validation on (it must pass and come out the same), so a misspelt property still fails there.
     """
     traces = []
