@@ -9,6 +9,7 @@ import streamlit as st
 from pages.cache import translator
 from pages.frame import frame
 from pages.similarity_course import course_part
+from pages.similarity_scoring import scoring_part
 from pages.state import labeller, tr
 from pages.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
@@ -77,4 +78,5 @@ def sentence_part() -> None:
 frame()
 page_title("similarity")
 explanation("similarity")
-sections("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_course": course_part})
+sections("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_scoring": scoring_part,
+                           "similarity.tab_course": course_part})

@@ -218,3 +218,25 @@ def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
     at.button(key="similarity.reset").click().run()
     (cosine,) = heatmap_panels(figure(at, "similarity.hand_cosine"))
     assert round(cosine[0, 1], 2) == 0.71 and not at.warning
+
+
+@pytest.mark.parametrize("head, query", [(0, 0), (2, 3)])
+def test_scoring_functions_section_shows_viz_models_numbers(head, query):
+    from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
+    at = open_app(PAGE, text=TEXT, direction=DIRECTION)
+    at.session_state["similarity.query"] = query
+    at.session_state["similarity.scoring_head"] = head
+    open_section(at, "similarity.tab", "similarity.tab_scoring")
+    trace = translator().translate(TEXT, DIRECTION).trace
+    attention = trace.attention("encoder_self", 0)
+    found = head_scoring(attention, translator().attention_parameters("encoder_self", 0), head, query)
+    (weights,) = heatmap_panels(figure(at, "similarity.scoring_weights"))
+    np.testing.assert_allclose(weights, [found.weights[n] for n in SCORING_FUNCTIONS], atol=1e-5)
+    table = at.dataframe[0].value
+    np.testing.assert_allclose(table.to_numpy(dtype=float), [found.scores[n] for n in SCORING_FUNCTIONS],
+                               rtol=1e-5, atol=1e-5)
+    (bilinear,) = heatmap_panels(figure(at, "similarity.scoring_bilinear"))
+    np.testing.assert_allclose(bilinear, found.bilinear_matrix, atol=1e-6)
+    w, u = heatmap_panels(figure(at, "similarity.scoring_wu"))
+    np.testing.assert_allclose(w, found.additive_w, atol=1e-6)
+    np.testing.assert_allclose(u, found.additive_u, atol=1e-6)

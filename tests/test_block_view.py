@@ -33,3 +33,14 @@ def test_add_and_norm_by_hand_equals_the_model(translator, stack, layer):
     np.testing.assert_array_equal(view.output, layer_trace.output)
     assert 0 < view.relu_zero_share < 1
     assert view.ffn_hidden.shape[1] == translator.config.d_ff
+
+
+@pytest.mark.parametrize("kind, stack", [("encoder_self", "encoder"), ("decoder_self", "decoder"),
+                                         ("cross", "decoder")])
+def test_trace_block_view_picks_the_block_of_the_attention_kind(translator, kind, stack):
+    from viz_model.lessons.block_view import trace_block_view
+    trace = translator.translate("I saw a saw.", "en2zh").trace
+    view = trace_block_view(translator.model, trace, kind, 1)
+    layer_trace = (trace.encoder_layers if stack == "encoder" else trace.decoder_layers)[1]
+    np.testing.assert_array_equal(view.output, layer_trace.output)
+    assert (view.cross_attention is None) == (stack == "encoder")

@@ -38,3 +38,19 @@ def test_bilinear_equals_the_models_own_head_scores():
     np.testing.assert_allclose(k @ q / np.sqrt(d_k), attention.scaled_scores[head, query], atol=1e-3)
     no_bias = (x @ p["W_K"][:, cols]) @ (x[query] @ p["W_Q"][:, cols]) / np.sqrt(d_k)
     np.testing.assert_allclose(found.scores["bilinear"], no_bias, atol=1e-6)
+
+
+def test_head_scoring_reads_the_traced_layer_and_the_heads_columns():
+    from viz_model.lessons.scoring import head_scoring
+    from viz_model.model.translator import Translator
+    translator = Translator.load()
+    attention = translator.translate("I saw a saw.", "en2zh").trace.attention("encoder_self", 0)
+    p = translator.attention_parameters("encoder_self", 0)
+    d_k = attention.q.shape[-1]
+    found = head_scoring(attention, p, 1, 2)
+    x = attention.query_input.astype(np.float64)
+    w_q, w_k = (p[name][:, d_k:2 * d_k].astype(np.float64) for name in ("W_Q", "W_K"))
+    expected = compare_scoring(x[2], x, w_q, w_k)
+    for name in SCORING_FUNCTIONS:
+        np.testing.assert_allclose(found.scores[name], expected.scores[name], atol=1e-9)
+    assert found.bilinear_matrix.shape == (x.shape[1], x.shape[1])

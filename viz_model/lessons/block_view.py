@@ -76,3 +76,10 @@ def block_view(layer_trace, norms: dict[str, tuple[np.ndarray, np.ndarray, float
     return BlockView(attention=redo["self_attention"], cross_attention=redo.get("cross_attention"),
                      ffn_hidden=layer_trace.ffn_hidden, feed_forward=redo["feed_forward"],
                      output=layer_trace.output)
+
+
+def trace_block_view(model, trace, kind: str, layer: int) -> BlockView:
+    """The block that holds attention `kind` ("encoder_self", "decoder_self" or "cross") at `layer`."""
+    stack = "encoder" if kind == "encoder_self" else "decoder"
+    layers = trace.encoder_layers if stack == "encoder" else trace.decoder_layers
+    return block_view(layers[layer], layer_norm_parameters(model, stack, layer))

@@ -47,3 +47,15 @@ def compare_scoring(query: np.ndarray, keys: np.ndarray, w_q_head: np.ndarray, w
     scores = {"dot": keys @ query, "scaled_dot": keys @ query / np.sqrt(d),
               "bilinear": bilinear_score(keys, query, bilinear_w), "additive": additive_score(keys, query, W, U, v)}
     return ScoringComparison(scores, {k: softmax(s) for k, s in scores.items()}, bilinear_w, W, U, v)
+
+
+def head_scoring(attention, parameters: dict[str, np.ndarray], head: int, query: int) -> ScoringComparison:
+    """The four functions on one recorded attention layer (`trace.AttentionTrace`): the query row `query` of
+    the vectors W_Q multiplies against the vectors W_K multiplies, with head `head`'s columns of the model's
+    W_Q and W_K (`Translator.attention_parameters`) for the bilinear matrix."""
+    d_k = attention.q.shape[-1]
+    cols = slice(head * d_k, (head + 1) * d_k)
+    x_query = attention.query_input.astype(np.float64)
+    x_keys = attention.key_value_input.astype(np.float64)
+    return compare_scoring(x_query[query], x_keys, parameters["W_Q"][:, cols].astype(np.float64),
+                           parameters["W_K"][:, cols].astype(np.float64))
