@@ -6,6 +6,7 @@ import streamlit as st
 from pages.cache import translator
 from pages.frame import frame
 from pages.state import labeller, tr
+from pages.step_block import block_part
 from pages.step_parts import course_mode, matrix_chart, toy_mode
 from pages.widgets import (
     attention_controls,
@@ -99,7 +100,8 @@ def model_mode() -> None:
     # redraws one or two charts instead of six).
     sections("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
                           "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
-                          "step.tab_output": output_part})
+                          "step.tab_output": output_part,
+                          "step.tab_block": lambda: block_part(result.trace, kind, layer)})
     # Every step recomputed by hand (viz_model.lessons.attention_step) against the model's own tensors.
     diff = step_difference(step, attention)
     if diff < 1e-3:

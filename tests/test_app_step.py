@@ -103,3 +103,30 @@ def test_query_token_stays_valid_when_the_kind_changes(page, prefix):
         n_rows = len(translator().translate("Please buy an apple and an orange.", "en2zh").trace.axis_tokens(
             "decoder_self")[0])
         assert 0 <= at.session_state[f"{prefix}.query"] < n_rows
+
+
+@pytest.mark.parametrize("kind, layer", [("encoder_self", 0), ("cross", 2)])
+def test_block_section_shows_the_traced_block(kind, layer):
+    from viz_model.lessons.block_view import trace_block_view
+    text = "I saw a saw."
+    at = open_app("pages/step_by_step.py", text=text)
+    at.session_state["step.kind"] = kind
+    at.session_state["step.layer"] = layer
+    open_section(at, "step.tab", "step.tab_block")
+    trace = translator().translate(text, "en2zh").trace
+    view = trace_block_view(translator().model, trace, kind, layer)
+    part = view.cross_attention if kind == "cross" else view.attention
+    x, out, added = heatmap_panels(figure(at, "step.block_add"))
+    np.testing.assert_allclose(x, part.residual_input, atol=1e-5)
+    np.testing.assert_allclose(out, part.sublayer_output, atol=1e-5)
+    np.testing.assert_allclose(added, part.normalised_input, atol=1e-5)
+    stats = at.dataframe[0].value
+    np.testing.assert_allclose(stats.iloc[:, 1].to_numpy(float), part.mean, atol=1e-4)
+    np.testing.assert_allclose(stats.iloc[:, 2].to_numpy(float), part.sigma, atol=1e-4)
+    standardised, normed = heatmap_panels(figure(at, "step.block_norm"))
+    np.testing.assert_allclose(normed, part.model_output, atol=1e-5)
+    (hidden,) = heatmap_panels(figure(at, "step.block_ffn"))
+    np.testing.assert_allclose(hidden, view.ffn_hidden, atol=1e-5)
+    assert any(f"{view.relu_zero_share:.0%}" in c.value for c in at.caption)
+    output = heatmap_panels(figure(at, "step.block_output"))[-1]
+    np.testing.assert_allclose(output, view.output, atol=1e-5)
