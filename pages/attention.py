@@ -16,6 +16,7 @@ from pages.widgets import (
     require_translation,
 )
 from viz_model import figures
+from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
 from viz_model.lessons.coreference import pronoun_attention
 
@@ -33,7 +34,10 @@ kind, layer = attention_controls("attention")
 attention = trace.attention(kind, layer)                 # weights (H, Tq, Tk), rows = queries
 H = attention.n_heads
 query_tokens, key_tokens = trace.axis_tokens(kind)
-rows, cols = figures.token_labels(query_tokens), figures.token_labels(key_tokens)
+# Decoder rows read token i and predict token i + 1: their labels say both ("<bos> → 我").
+rows = figures.token_labels(query_tokens if kind == "encoder_self" else
+                            decoder_row_labels(trace.target_tokens, trace.predicted_tokens))
+cols = figures.token_labels(key_tokens)
 y_title, x_title = axis_titles(kind)
 mask = None if attention.mask.all() else attention.mask
 common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), mask=mask,
@@ -124,5 +128,9 @@ elif view == "pronoun":
         votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items())
         st.caption(tr("attention.pronoun_caption", word=md(found.pronoun), n=L * H, votes=votes))
 
+sink = attention_sink(attention.weights, key_tokens, attention.mask)
+if sink is not None and view != "pronoun":
+    st.caption(tr("attention.sink_note", token=md(f"{sink.position}:{sink.token}"), heads=sink.heads,
+                  n=sink.n_heads, layer=layer + 1, weight=f"{sink.mean_weight:.2f}"))
 if mask is not None and view != "pronoun":
     st.caption(tr("attention.masked_caption"))

@@ -4,6 +4,7 @@ import pytest
 
 from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator
 from viz_model.figures import escape_label, token_labels
+from viz_model.lessons.attention_notes import decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
 
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
@@ -38,6 +39,8 @@ def test_one_head_and_mean(at, trace, kind):
     np.testing.assert_allclose(shown, masked(att.weights[head], att.mask), atol=1e-6)
     np.testing.assert_allclose(mean, masked(att.mean_weights, att.mask), atol=1e-6)
     rows, cols = trace.axis_tokens(kind)
+    if kind != "encoder_self":                                     # decoder rows: "read → predict"
+        rows = decoder_row_labels(trace.target_tokens, trace.predicted_tokens)
     assert fig["data"][0]["y"] == token_labels(rows)              # position-prefixed, HTML-escaped
     assert fig["data"][0]["x"] == token_labels(cols)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
@@ -101,3 +104,36 @@ def test_controls_work_in_chinese(trace):
     np.testing.assert_allclose(shown, trace.attention("cross", 1).weights[0], atol=1e-6)
     fig = figure(at, "attention.heads")
     assert "查询" in fig["layout"]["yaxis"]["title"]["text"] and "键" in fig["layout"]["xaxis"]["title"]["text"]
+
+
+@pytest.mark.parametrize("kind", ["decoder_self", "cross"])
+def test_decoder_rows_say_read_then_predict(kind):
+    text = "I saw a saw."
+    at = open_app("pages/attention.py", text=text)
+    at.session_state["attention.kind"] = kind
+    at.run()
+    assert not at.exception
+    trace = translator().translate(text, "en2zh").trace
+    expected = token_labels(decoder_row_labels(trace.target_tokens, trace.predicted_tokens))
+    assert expected[0].startswith("0:&lt;bos&gt; → ")
+    fig = figure(at, "attention.heads")
+    assert fig["data"][0]["y"] == expected
+
+
+def test_sink_note_from_the_data():
+    from viz_model.lessons.attention_notes import attention_sink
+    text = "I saw a saw."
+    at = open_app("pages/attention.py", text=text)
+    trace = translator().translate(text, "en2zh").trace
+    for layer in range(3):
+        at.session_state["attention.layer"] = layer
+        at.run()
+        attention = trace.attention("encoder_self", layer)
+        sink = attention_sink(attention.weights, trace.source_tokens, attention.mask)
+        notes = [c.value for c in at.caption if "softmax" in c.value and "heads in layer" in c.value]
+        if sink is None:
+            assert notes == []
+        else:
+            assert len(notes) == 1 and f"{sink.heads} of {sink.n_heads} heads" in notes[0]
+            assert f"{sink.mean_weight:.2f}" in notes[0]
+    assert layer == 2
