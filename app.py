@@ -5,7 +5,7 @@ translation), mirrors them in the URL, then runs the chosen page. The page list 
 """
 import streamlit as st
 
-from pages.frame import FRAME_MARK, ICON, PAGES
+from pages.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES
 from pages.sidebar import show_checkpoint_error, sidebar
 from pages.state import init_state, tr
 from viz_model.model.checkpoint import CheckpointError
@@ -22,4 +22,7 @@ except CheckpointError as err:
     show_checkpoint_error(err)
     st.stop()
 st.session_state[FRAME_MARK] = True      # see pages.frame.frame()
+# A page's first run after another page's: shared settings carry over then (pages.widgets.shared).
+st.session_state[PAGE_SWITCHED] = st.session_state.get("_page") != navigation.url_path
+st.session_state["_page"] = navigation.url_path
 navigation.run()

@@ -6,11 +6,13 @@ import streamlit as st
 from pages.frame import frame
 from pages.state import labeller, tr, use_sentence
 from pages.widgets import (
+    URL,
     attention_controls,
     axis_titles,
     chart,
     dependent_index,
     explanation,
+    head_picker,
     md,
     page_title,
     require_translation,
@@ -30,7 +32,7 @@ if result is None:
     st.stop()
 
 trace = result.trace
-kind, layer = attention_controls("attention")
+kind, layer = attention_controls()
 attention = trace.attention(kind, layer)                 # weights (H, Tq, Tk), rows = queries
 H = attention.n_heads
 query_tokens, key_tokens = trace.axis_tokens(kind)
@@ -43,17 +45,12 @@ mask = None if attention.mask.all() else attention.mask
 common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), mask=mask,
               masked_text=tr("axis.masked"))
 views = ("heads", "compare", "grid", "query", "pronoun")
-view = st.segmented_control(tr("attention.view"), views, key="attention.view", default="heads",
+view = st.segmented_control(tr("attention.view"), views, key="view", default="heads", **URL,
                             format_func=labeller("attention.view_{}")) or "heads"
 
 
-def head_picker(label_key: str, key: str) -> int:
-    return st.segmented_control(tr(label_key), range(H), key=key, default=0,
-                                format_func=lambda h: str(h + 1)) or 0
-
-
 if view == "heads":
-    head = head_picker("common.head", "attention.head")
+    head = head_picker(H)
     panels = np.stack([attention.weights[head], attention.mean_weights])
     chart(figures.heatmaps(panels, rows, cols, **common,
                            panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1),
@@ -62,7 +59,7 @@ if view == "heads":
 
 elif view == "compare":
     chosen = st.multiselect(tr("attention.compare_heads"), range(H), default=list(range(min(2, H))),
-                            max_selections=4, key="attention.compare", format_func=lambda h: str(h + 1))
+                            max_selections=4, key="heads", **URL, format_func=lambda h: str(h + 1))
     if len(chosen) < 2:
         st.info(tr("attention.compare_need_two"))
     else:
@@ -90,14 +87,14 @@ elif view == "grid":
 
 elif view == "query":  # one query token
     left, middle, right = st.columns([2, 2, 1])
-    query = dependent_index(left.selectbox, tr("attention.query_token"), len(query_tokens), "attention.query",
-                            context=(kind, tuple(query_tokens)), format_func=lambda i: f"{i}:{query_tokens[i]}")
+    query = dependent_index(left.selectbox, tr("attention.query_token"), len(query_tokens), "query",
+                            format_func=lambda i: f"{i}:{query_tokens[i]}")
     mean_label = tr("attention.query_mean")
-    head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="attention.query_head",
+    head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="qhead", **URL,
                                     default=0, format_func=lambda h: mean_label if h == "mean" else str(h + 1))
     head = 0 if head is None else head
     top_k = right.number_input(tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
-                               key="attention.top_k")
+                               key="top", **URL)
     weights = attention.mean_weights if head == "mean" else attention.weights[head]
     top = top_attended(weights, query, key_tokens, k=int(top_k), mask=attention.mask)
     chart(figures.bar_chart([f"{a.position}:{figures.escape_label(a.token)}" for a in top],

@@ -11,7 +11,7 @@ import streamlit as st
 from pages.cache import score, search, translate, translator
 from pages.metric_parts import log_line, show_bleu, tokens_text
 from pages.state import follow_sentence, tr
-from pages.widgets import chart, dependent_index, folded, md
+from pages.widgets import URL, chart, dependent_index, folded, md
 from viz_model import figures
 from viz_model.lessons.metrics import metric_tokens
 from viz_model.lessons.references import find_reference
@@ -28,7 +28,7 @@ from viz_model.lessons.search_views import (
 from viz_model.model.tokenizer import detokenize
 from viz_model.model.translator import output_tokens
 
-STEP = "beam.step"            # 1-based step shown in the tree, owned by the slider
+STEP = "step"                 # 1-based step shown in the tree, owned by the slider, in the URL
 
 
 # The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).
@@ -55,16 +55,18 @@ def step_view(text: str, direction: str, width: int, alpha: float, max_len: int)
     record = translate(text, direction, width, alpha, max_len).record
     n = len(record.steps)
     signature = (text, direction, width, alpha, max_len)
-    if st.session_state.get("beam.step_for") != signature or not 1 <= st.session_state.get(STEP, 0) <= n:
-        st.session_state[STEP] = n                       # a new search opens on its whole tree
-        st.session_state["beam.step_for"] = signature
+    linked = "beam.step_for" not in st.session_state and STEP in st.query_params and n > 1
+    if not linked and (st.session_state.get("beam.step_for") != signature
+                       or not 1 <= st.session_state.get(STEP, 0) <= n):
+        st.session_state[STEP] = 1                       # a new search opens at its first step
+    st.session_state["beam.step_for"] = signature
     previous, slider, following = st.columns([1, 6, 1], vertical_alignment="bottom")
+    if n > 1:                                            # a link's step reaches the slider here
+        slider.slider(tr("beam.step"), 1, n, key=STEP, **URL)
     previous.button(tr("beam.previous"), key="beam.previous", on_click=_move_step, args=(-1, n),
                     icon=":material/arrow_back:", disabled=st.session_state[STEP] <= 1, width="stretch")
     following.button(tr("beam.next"), key="beam.next", on_click=_move_step, args=(1, n),
                      icon=":material/arrow_forward:", disabled=st.session_state[STEP] >= n, width="stretch")
-    if n > 1:
-        slider.slider(tr("beam.step"), 1, n, key=STEP)
     step = st.session_state[STEP]
     chart(tree_figure(record, step - 1), key="beam.tree")
     candidates = record.steps[step - 1].candidates
@@ -127,8 +129,7 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not best_path:
         return
     left, right = st.columns(2)
-    at = dependent_index(left.selectbox, tr("beam.whatif_step"), len(best_path), "beam.whatif_step",
-                         context=tuple(n.token for n in best_path),
+    at = dependent_index(left.selectbox, tr("beam.whatif_step"), len(best_path), "whatif",
                          format_func=lambda s: f"{s + 1}: {best_path[s].token}")
     offered = alternatives(record, at)
     chosen = None

@@ -7,7 +7,7 @@ from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_v
 from pages.cache import translate, translator
 from pages.frame import frame
 from pages.state import sentence, tr
-from pages.widgets import chart, explanation, page_title, require_translation, sections
+from pages.widgets import URL, chart, explanation, page_title, require_translation, sections
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,
@@ -30,10 +30,10 @@ def sentence_part() -> None:
     text, direction = sentence()
     config = translator().config
     c1, c2, c3 = st.columns(3)
-    width = c1.slider(tr("beam.width"), 1, 8, 4, key="beam.width", help=tr("beam.width_help"))
-    alpha = c2.slider(tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="beam.alpha",
+    width = c1.slider(tr("beam.width"), 1, 8, 4, key="width", **URL, help=tr("beam.width_help"))
+    alpha = c2.slider(tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha", **URL,
                       help=tr("beam.alpha_help"))
-    max_len = c3.slider(tr("beam.max_len"), 1, config.max_len, config.max_len, key="beam.max_len",
+    max_len = c3.slider(tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len", **URL,
                         help=tr("beam.max_len_help"))
     translation = translate(text, direction, width, alpha, max_len)
     record = translation.record
@@ -53,7 +53,7 @@ def sentence_part() -> None:
 
     # One part at a time, each drawn only while open: together they were five tables, a chart and three more
     # searches on every new sentence.
-    sections("beam.part", {
+    sections("part", {
         "beam.part_tree": tree_part, "beam.part_hypotheses": hypotheses_part,
         "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
         "beam.part_bleu": lambda: bleu_part(text, direction, translation)})
@@ -99,4 +99,4 @@ def course_part() -> None:
 frame()
 page_title("beam")
 explanation("beam")
-sections("beam.tab", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})
+sections("section", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})

@@ -40,6 +40,7 @@ ICON = APP_FILE.parent / "assets" / "icon.png"
 
 
 FRAME_MARK = "_frame_drawn"
+PAGE_SWITCHED = "_page_switched"         # set by app.py: this run is a page's first after another page's
 
 
 def frame() -> None:

@@ -9,7 +9,7 @@ from pages.cache import score, translator
 from pages.frame import frame
 from pages.metric_parts import fraction, show_bleu, tokens_text
 from pages.state import follow_sentence, labeller, sentence, tr
-from pages.widgets import chart, explanation, md, page_title, require_translation, sections
+from pages.widgets import URL, chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import (
     COURSE_BLEU_CANDIDATE,
@@ -55,11 +55,11 @@ def sentence_mode() -> None:
     signature = (text, direction, result.output_text)
     follow_sentence("metrics.candidate", result.output_text, signature)
     corpus = find_reference(text, direction)
-    follow_sentence("metrics.reference", corpus or "", (text, direction))
+    follow_sentence("ref", corpus or "", (text, direction))
     left, right = st.columns(2)
     candidate_text = left.text_input(tr("metrics.candidate"), key="metrics.candidate", max_chars=500,
                                      help=tr("metrics.candidate_help"))
-    reference_text = right.text_input(tr("metrics.reference"), key="metrics.reference", max_chars=500,
+    reference_text = right.text_input(tr("metrics.reference"), key="ref", **URL, max_chars=500,
                                       help=tr("metrics.reference_help"))
     if corpus and reference_text == corpus:
         right.caption(tr("metrics.reference_from_corpus"))
@@ -85,7 +85,7 @@ def sentence_mode() -> None:
                 show_perplexity(text, direction, reference, tr("metrics.ppl_reference"), "metrics.ppl_reference")
 
     # One metric at a time, as the course takes them, and only the open one is computed and drawn.
-    sections("metrics.part", {
+    sections("part", {
         "metrics.bleu": n_gram_part(lambda: show_bleu(candidate, reference, "metrics.bleu")),
         "metrics.rouge": n_gram_part(lambda: show_rouge(candidate, reference, "metrics")),
         "metrics.perplexity": perplexity_part})
@@ -102,13 +102,13 @@ def course_mode() -> None:
     if not reference:
         st.info(tr("metrics.no_reference"), icon=":material/edit_note:")
         return
-    sections("metrics.course_part", {"metrics.bleu": lambda: show_bleu(candidate, reference, "metrics.course_bleu"),
+    sections("cpart", {"metrics.bleu": lambda: show_bleu(candidate, reference, "metrics.course_bleu"),
                                      "metrics.rouge": lambda: show_rouge(candidate, reference, "metrics.course")})
 
 
 frame()
 page_title("metrics")
 explanation("metrics")
-mode = st.segmented_control(tr("metrics.mode"), ("sentence", "course"), key="metrics.mode", default="sentence",
+mode = st.segmented_control(tr("metrics.mode"), ("sentence", "course"), key="mode", default="sentence", **URL,
                             format_func=labeller("metrics.mode_{}")) or "sentence"
 {"sentence": sentence_mode, "course": course_mode}[mode]()

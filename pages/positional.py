@@ -7,7 +7,7 @@ import streamlit as st
 from pages.cache import translate, translator
 from pages.frame import frame
 from pages.state import sentence, tr
-from pages.widgets import chart, explanation, page_title, sections
+from pages.widgets import URL, chart, explanation, page_title, sections
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
@@ -18,12 +18,12 @@ MAX_D_MODEL, MAX_LENGTH = 512, 200
 
 
 def _set_course_example() -> None:
-    st.session_state["positional.d_model"] = COURSE_D_MODEL
-    st.session_state["positional.length"] = len(COURSE_WORDS)
+    st.session_state["d"] = COURSE_D_MODEL
+    st.session_state["len"] = len(COURSE_WORDS)
 
 
 def _set_model_size() -> None:
-    st.session_state["positional.d_model"] = translator().config.d_model
+    st.session_state["d"] = translator().config.d_model
 
 
 def dimension_name(j: int, d_model: int) -> str:
@@ -40,9 +40,9 @@ result = None if translator().is_empty(text) else translate(text, direction)
 
 left, middle, right = st.columns([2, 2, 2])
 d_model = left.slider(tr("positional.d_model"), 4, MAX_D_MODEL, min(config.d_model, MAX_D_MODEL),
-                      key="positional.d_model")
+                      key="d", **URL)
 length = middle.slider(tr("positional.length"), 2, MAX_LENGTH, min(config.max_len, MAX_LENGTH),
-                       key="positional.length")
+                       key="len", **URL)
 with right:
     st.button(tr("positional.course_button"), key="positional.course", on_click=_set_course_example,
               icon=":material/school:")
@@ -128,5 +128,5 @@ def course_part() -> None:
 
 
 # One view at a time: only the chosen one is drawn (a new sentence redraws one or two charts, not five).
-sections("positional.tab", {"positional.tab_curves": curves_part, "positional.tab_table": table_part,
+sections("section", {"positional.tab_curves": curves_part, "positional.tab_table": table_part,
                             "positional.tab_similarity": similarity_part, "positional.tab_course": course_part})

@@ -11,7 +11,17 @@ from pages.frame import frame
 from pages.similarity_course import course_part
 from pages.similarity_scoring import scoring_part
 from pages.state import labeller, tr
-from pages.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
+from pages.widgets import (
+    URL,
+    axis_titles,
+    chart,
+    dependent_index,
+    explanation,
+    head_picker,
+    page_title,
+    require_translation,
+    sections,
+)
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.similarity import SimilarityMatrices, similarity_matrices
@@ -26,16 +36,15 @@ def sentence_part() -> None:
     trace = result.trace
     config = translator().config
     left, middle, right = st.columns([3, 1, 2])
-    source = left.segmented_control(tr("similarity.source"), SIMILARITY_SOURCES, key="similarity.source",
+    source = left.segmented_control(tr("similarity.source"), SIMILARITY_SOURCES, key="source", **URL,
                                     default="embedding", format_func=labeller("similarity.source_{}"))
     source = source or "embedding"
     layer = head = 0
     if source != "embedding":
-        layer = middle.selectbox(tr("common.layer"), range(config.n_encoder_layers), key="similarity.layer",
-                                 format_func=lambda i: str(i + 1))
+        layer = dependent_index(middle.selectbox, tr("common.layer"), config.n_encoder_layers, "layer",
+                                format_func=lambda i: str(i + 1), share=True)
     if source == "qk":
-        head = right.segmented_control(tr("common.head"), range(config.n_heads), key="similarity.head",
-                                       default=0, format_func=lambda h: str(h + 1)) or 0
+        head = head_picker(config.n_heads, right)
     queries, keys = similarity_vectors(trace, source, layer, head)
     matrices = similarity_matrices(queries, keys)
     labels = figures.token_labels(trace.source_labels)
@@ -70,7 +79,7 @@ def sentence_part() -> None:
 
     # Drawn only while its section is chosen: one figure per new sentence, not all four.
     views = {f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)}
-    sections("similarity.view", {**views, "similarity.view_softmax": softmax_part})
+    sections("measure", {**views, "similarity.view_softmax": softmax_part})
     if source == "qk":
         st.info(tr("similarity.qk_is_attention", layer=layer + 1, h=head + 1), icon=":material/link:")
 
@@ -78,5 +87,5 @@ def sentence_part() -> None:
 frame()
 page_title("similarity")
 explanation("similarity")
-sections("similarity.tab", {"similarity.tab_sentence": sentence_part, "similarity.tab_scoring": scoring_part,
+sections("section", {"similarity.tab_sentence": sentence_part, "similarity.tab_scoring": scoring_part,
                            "similarity.tab_course": course_part})

@@ -8,7 +8,7 @@ import streamlit as st
 
 from pages.cache import translator
 from pages.state import tr
-from pages.widgets import chart, dependent_index, md, require_translation
+from pages.widgets import chart, dependent_index, head_picker, md, require_translation
 from viz_model import figures
 from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
 
@@ -20,10 +20,9 @@ def scoring_part() -> None:
     attention = result.trace.attention("encoder_self", 0)
     tokens = result.trace.source_labels or result.trace.source_tokens
     left, right = st.columns(2)
-    query = dependent_index(left.selectbox, tr("similarity.scoring_query"), len(tokens), "similarity.query",
-                            context=tuple(tokens), format_func=lambda i: f"{i}:{tokens[i]}")
-    head = right.segmented_control(tr("common.head"), range(attention.n_heads), key="similarity.scoring_head",
-                                   default=0, format_func=lambda h: str(h + 1)) or 0
+    query = dependent_index(left.selectbox, tr("similarity.scoring_query"), len(tokens), "query",
+                            format_func=lambda i: f"{i}:{tokens[i]}")
+    head = head_picker(attention.n_heads, right)
     found = head_scoring(attention, translator().attention_parameters("encoder_self", 0), head, query)
     labels = figures.token_labels(tokens)
     names = [tr(f"similarity.fn_{name}") for name in SCORING_FUNCTIONS]

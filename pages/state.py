@@ -75,6 +75,8 @@ def follow_sentence(key: str, value: str, signature) -> None:
     """Give the widget `key` the default `value` whenever the sentence (its `signature`) changes, and keep
     the user's edit otherwise. Call before drawing the widget."""
     mark = f"{key}.__for"
-    if st.session_state.get(mark) != signature:
+    if mark not in st.session_state and key in st.query_params:     # a link's value wins on its first run
+        st.session_state[mark] = signature
+    elif st.session_state.get(mark) != signature:
         st.session_state[key] = value
         st.session_state[mark] = signature

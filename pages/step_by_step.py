@@ -9,12 +9,14 @@ from pages.state import labeller, tr
 from pages.step_block import block_part
 from pages.step_parts import course_mode, matrix_chart, toy_mode
 from pages.widgets import (
+    URL,
     attention_controls,
     axis_titles,
     chart,
     dependent_index,
     explanation,
     folded,
+    head_picker,
     page_title,
     require_translation,
     sections,
@@ -27,16 +29,14 @@ def model_mode() -> None:
     result = require_translation()
     if result is None:
         return
-    kind, layer = attention_controls("step")
+    kind, layer = attention_controls()
     attention = result.trace.attention(kind, layer)
     H = attention.n_heads
     query_tokens, key_tokens = result.trace.axis_tokens(kind)
     left, right = st.columns(2)
-    head = left.segmented_control(tr("common.head"), range(H), key="step.head", default=0,
-                                  format_func=lambda h: str(h + 1))
-    head = head or 0
-    query = dependent_index(right.selectbox, tr("step.query_token"), len(query_tokens), "step.query",
-                            context=(kind, tuple(query_tokens)), format_func=lambda i: f"{i}:{query_tokens[i]}")
+    head = head_picker(H, left)
+    query = dependent_index(right.selectbox, tr("step.query_token"), len(query_tokens), "query",
+                            format_func=lambda i: f"{i}:{query_tokens[i]}")
     step = attention_step(attention, translator().attention_parameters(kind, layer), head, query)
     d_model, d_k = step.x_query.shape[1], step.q.shape[1]
     keys = figures.token_labels(key_tokens)
@@ -98,7 +98,7 @@ def model_mode() -> None:
 
     # One step at a time, like a slide a teacher clicks through; only the open step is drawn (a new sentence
     # redraws one or two charts instead of six).
-    sections("step.tab", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
+    sections("section", {"step.tab_inputs": inputs_part, "step.tab_projections": projections_part,
                           "step.tab_scores": scores_part, "step.tab_weighted_sum": weighted_sum_part,
                           "step.tab_output": output_part,
                           "step.tab_block": lambda: block_part(result.trace, kind, layer)})
@@ -113,6 +113,6 @@ def model_mode() -> None:
 frame()
 page_title("step")
 explanation("step")
-mode = st.segmented_control(tr("step.mode"), ("model", "course", "toy"), key="step.mode", default="model",
+mode = st.segmented_control(tr("step.mode"), ("model", "course", "toy"), key="mode", default="model", **URL,
                             format_func=labeller("step.mode_{}")) or "model"
 {"model": model_mode, "course": course_mode, "toy": toy_mode}[mode]()

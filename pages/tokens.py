@@ -5,7 +5,7 @@ import streamlit as st
 from pages.cache import translator, vocabulary_map
 from pages.frame import frame
 from pages.state import labeller, tr
-from pages.widgets import chart, explanation, md, page_title, require_translation, sections
+from pages.widgets import URL, chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import (
     encoder_input_parts,
@@ -54,7 +54,7 @@ def embeddings_part() -> None:
 
 def map_part() -> None:
     st.subheader(tr("tokens.map"))
-    n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="tokens.map_dims",
+    n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="dims", **URL,
                                         default=2, format_func=labeller("tokens.map_{}d")) or 2
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
@@ -93,6 +93,6 @@ def input_part() -> None:
 
 # One section at a time: each section's chart is drawn only while it is chosen, so a new sentence redraws one
 # chart at most instead of three.
-sections("tokens.tab", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
+sections("section", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
                         "tokens.tab_map": map_part, "tokens.tab_neighbours": neighbours_part,
                         "tokens.tab_input": input_part})

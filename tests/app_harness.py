@@ -90,10 +90,17 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.exception]
 
 
+# Widgets bound to the URL have short keys, the URL's parameter names (pages.widgets.URL, SHARED).
+SHORT = {"kind": "kind", "layer": "layer", "head": "head", "view": "view", "compare": "heads", "query": "query",
+         "query_head": "qhead", "top_k": "top", "mode": "mode", "width": "width", "alpha": "alpha",
+         "max_len": "max_len", "source": "source", "step": "step"}
+
+
 def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
-    """Set a page's widgets through session state (keys "<prefix>.<name>"), rerun, and require no error."""
+    """Set a page's widgets through session state (a URL-bound widget's short key, else "<prefix>.<name>"),
+    rerun, and require no error."""
     for key, value in state.items():
-        at.session_state[f"{page_prefix}.{key}"] = value
+        at.session_state[SHORT.get(key, f"{page_prefix}.{key}")] = value
     at.run()
     assert errors(at) == []
     return at

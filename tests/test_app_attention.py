@@ -110,7 +110,7 @@ def test_controls_work_in_chinese(trace):
 def test_decoder_rows_say_read_then_predict(kind):
     text = "I saw a saw."
     at = open_app("pages/attention.py", text=text)
-    at.session_state["attention.kind"] = kind
+    at.session_state["kind"] = kind
     at.run()
     assert not at.exception
     trace = translator().translate(text, "en2zh").trace
@@ -126,7 +126,7 @@ def test_sink_note_from_the_data():
     at = open_app("pages/attention.py", text=text)
     trace = translator().translate(text, "en2zh").trace
     for layer in range(3):
-        at.session_state["attention.layer"] = layer
+        at.session_state["layer"] = layer
         at.run()
         attention = trace.attention("encoder_self", layer)
         sink = attention_sink(attention.weights, trace.source_tokens, attention.mask)

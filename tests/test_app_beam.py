@@ -50,10 +50,11 @@ def test_renders(name, lang):
     else:
         assert chart_keys(at) == ["beam.tree"]
         record = translator().translate(text, direction).record       # the page's defaults: k = 4, α = 0.75
-        assert len(tree_nodes(figure(at, "beam.tree"))) == record.candidates_scored
+        # the search opens at its first step: its candidates (the root left out)
+        assert len(tree_nodes(figure(at, "beam.tree"))) == len(record.steps[0].candidates)
         assert_user_text_escaped(at)
     # The course's toy example is its own section, which runs only when chosen (and needs no sentence).
-    open_section(at, "beam.tab", "beam.tab_course", lang)
+    open_section(at, "section", "beam.tab_course", lang)
     assert chart_keys(at) == ["beam.toy_tree"]
 
 
@@ -64,7 +65,7 @@ def at():
 
 def settings(at, part="tree", **state):
     """The page's widgets set, on the part (a section inside "Your sentence") that shows what is checked."""
-    open_section(at, "beam.part", f"beam.part_{part}")
+    open_section(at, "part", f"beam.part_{part}")
     return set_widgets(at, "beam", **state)
 
 
@@ -72,19 +73,19 @@ def test_tree_step_by_step(at):
     settings(at, width=3, alpha=0.5, max_len=12)
     record = translator().translate(TEXT, DIRECTION, beam_width=3, length_penalty=0.5, max_len=12).record
     n = len(record.steps)
-    assert at.session_state["beam.step"] == n                           # a new search opens on its whole tree
-    assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in record.nodes())
+    assert at.session_state["step"] == 1                           # a new search opens at its first step
+    assert sorted(tree_nodes(figure(at, "beam.tree"))) == [c.hypothesis for c in record.steps[0].candidates]
     for s in range(1, n + 1):
-        at.session_state["beam.step"] = s
+        at.session_state["step"] = s
         at.run()
         expected = [c.hypothesis for step in record.steps[:s] for c in step.candidates]
         assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(expected)
     if n > 1:
         at.button(key="beam.previous").click().run()
-        assert at.session_state["beam.step"] == n - 1
+        assert at.session_state["step"] == n - 1
         assert len(tree_nodes(figure(at, "beam.tree"))) == sum(len(st.candidates) for st in record.steps[:n - 1])
         at.button(key="beam.next").click().run()
-        assert at.session_state["beam.step"] == n
+        assert at.session_state["step"] == n
     # the best path is the first hypothesis, drawn with its statuses
     fig = figure(at, "beam.tree")
     best = {c.hypothesis for c in record.best_path_nodes()}
@@ -92,7 +93,7 @@ def test_tree_step_by_step(at):
                 for i in decode(tr["customdata"]).tolist()}
     assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
     assert best and all(statuses[i] in ("kept", "finished") for i in best)
-    hyps = table(open_section(at, "beam.part", "beam.part_hypotheses"), "beam.col_finished")
+    hyps = table(open_section(at, "part", "beam.part_hypotheses"), "beam.col_finished")
     # The table shows 4 decimals; the page's search and this one may differ in the last float32 bit, which
     # can tip a rounding, so compare with the unrounded figures to half a unit in the 4th decimal (+ slack).
     shown_to_4dp = dict(rtol=0, atol=5e-5 + 1e-6)
@@ -109,7 +110,9 @@ def test_greedy_equals_greedy_search(at):
     expected = detokenize(greedy.hypotheses[0].tokens, "zh") or "∅"
     texts = [x.value for x in at.text]
     assert texts.count(expected) >= 3          # the output line, and both columns of "greedy and beam"
-    open_section(at, "beam.part", "beam.part_tree")
+    open_section(at, "part", "beam.part_tree")
+    at.session_state["step"] = len(greedy.steps)                 # the whole tree (it opens at step 1)
+    at.run()
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in greedy.nodes())
 
 
@@ -144,7 +147,7 @@ def test_bleu_against_the_corpus_reference(at):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_course_toy_example(lang):
-    at = open_section(open_app(PAGE, text="", lang=lang), "beam.tab", "beam.tab_course", lang)
+    at = open_section(open_app(PAGE, text="", lang=lang), "section", "beam.tab_course", lang)
     results = table_in(at, lang, "beam.col_product")
     assert results["P"].tolist() == ["0.048", "0.054", "0.054"]
     assert results[t("beam.col_product", lang)].tolist()[:2] == ["0.5 × 0.4 × 0.4 × 0.6", "0.5 × 0.3 × 0.6 × 0.6"]
@@ -170,9 +173,9 @@ def test_each_part_is_a_section_drawn_only_when_chosen():
     hypotheses_column = t("beam.col_finished", "en")
     assert chart_keys(at) == ["beam.tree"]                       # the search tree opens first …
     assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]    # … and only it
-    open_section(at, "beam.part", "beam.part_hypotheses")
+    open_section(at, "part", "beam.part_hypotheses")
     assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
-    open_section(at, "beam.part", "beam.part_bleu")
+    open_section(at, "part", "beam.part_bleu")
     assert at.text_input(key="beam.reference").value == find_reference(TEXT, DIRECTION)
 
 
@@ -204,7 +207,7 @@ def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
     record = translator().translate(TEXT, DIRECTION).record
     at.session_state["beam.step_table_open"] = True              # unfold, as a click on the expander does
     for step in (len(record.steps), 1, 2):                        # it stays open as the step moves
-        at.session_state["beam.step"] = step
+        at.session_state["step"] = step
         shown = table(at.run(), "beam.col_status")
         candidates = record.steps[step - 1].candidates
         assert shown[t("beam.col_token", "en")].tolist() == [c.token for c in candidates]

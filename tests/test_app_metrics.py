@@ -44,7 +44,7 @@ def test_renders(name, lang):
     precisions = [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
     assert len(precisions) == (1 if reference else 0)
     assert bool(at.info) == (not reference)                     # no reference: a prompt instead of BLEU
-    open_section(at, "metrics.part", "metrics.perplexity", lang)
+    open_section(at, "part", "metrics.perplexity", lang)
     expected = ["metrics.ppl_candidate"] if result.output_tokens else []
     assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
     assert not [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
@@ -54,7 +54,7 @@ def test_renders(name, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_course_example_is_one_click_away(lang):
     at = open_app(PAGE, text="", lang=lang)
-    at.session_state["metrics.mode"] = "course"
+    at.session_state["mode"] = "course"
     at.run()
     assert errors(at) == []
     shown = table(at, "metrics.col_fraction", lang)
@@ -62,7 +62,7 @@ def test_course_example_is_one_click_away(lang):
     np.testing.assert_allclose(shown[t("metrics.col_precision", lang)], [0.8, 0.75, 0.3333, 0])
     assert any("e^{1 - 6/5} = 0.8187" in x.value for x in at.latex)
     assert any("BLEU = 0.0000" in m.value for m in at.markdown)
-    open_section(at, "metrics.course_part", "metrics.rouge", lang)
+    open_section(at, "cpart", "metrics.rouge", lang)
     rouge = table(at, "metrics.col_recall", lang)
     assert rouge[t("metrics.col_fraction", lang)].tolist() == ["4/6", "3/5", "1/4", "0/3"]
 
@@ -76,24 +76,24 @@ def test_numbers_on_the_users_pair(at):
     model = translator()
     result = model.translate(TEXT, DIRECTION)
     reference_text = find_reference(TEXT, DIRECTION)
-    assert at.text_input(key="metrics.reference").value == reference_text
+    assert at.text_input(key="ref").value == reference_text
     candidate, reference = result.output_tokens, metric_tokens(model.tokenizer, reference_text)
     expected = bleu(candidate, [reference])
     shown = table(at, "metrics.col_precision")
     assert shown[t("metrics.col_matches", "en")].tolist() == expected.matches
     np.testing.assert_allclose(shown[t("metrics.col_precision", "en")], np.round(expected.precisions, 4))
     assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
-    open_section(at, "metrics.part", "metrics.rouge")
+    open_section(at, "part", "metrics.rouge")
     recalls = table(at, "metrics.col_recall")[t("metrics.col_recall", "en")].tolist()
     np.testing.assert_allclose(recalls, [round(rouge_n(candidate, [reference], n).recall, 4) for n in range(1, 5)])
-    open_section(at, "metrics.part", "metrics.perplexity")
+    open_section(at, "part", "metrics.perplexity")
     for key, tokens in (("metrics.ppl_candidate", candidate), ("metrics.ppl_reference", reference)):
         scored = model.score(TEXT, DIRECTION, " ".join(tokens))
         bars = figure(at, key)["data"][0]
         np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
         ppl = perplexity(scored.log_probs, base=2).perplexity
         assert any(f"= {ppl:.3f}" in x.value for x in at.latex)
-    open_section(at, "metrics.part", "metrics.bleu")                # the next test edits and reads BLEU
+    open_section(at, "part", "metrics.bleu")                # the next test edits and reads BLEU
 
 
 def test_editing_the_candidate(at):
@@ -101,13 +101,13 @@ def test_editing_the_candidate(at):
     at.text_input(key="metrics.candidate").input(reference_text).run()
     assert errors(at) == []
     assert any("BLEU = 1.0000" in m.value for m in at.markdown)
-    at.text_input(key="metrics.reference").input("").run()
+    at.text_input(key="ref").input("").run()
     assert errors(at) == [] and at.info                       # no reference: a prompt instead of BLEU
 
 
 def test_ngram_tables_are_drawn_when_unfolded():
     at = open_app(PAGE, text="", lang="en")
-    at.session_state["metrics.mode"] = "course"
+    at.session_state["mode"] = "course"
     at.run()
     clipped = t("metrics.col_clipped", "en")
     assert not [df for df in at.dataframe if clipped in df.value.columns]      # folded: not drawn

@@ -18,7 +18,7 @@ PAGES = {
                               "step.tab_scores": ["step.weights"], "step.tab_weighted_sum": ["step.weighted"],
                               "step.tab_output": ["step.output"]},
 }
-SECTION_WIDGETS = {"pages/tokens.py": "tokens.tab", "pages/step_by_step.py": "step.tab"}
+SECTION_WIDGETS = {"pages/tokens.py": "section", "pages/step_by_step.py": "section"}
 
 
 def chart_ids(at):

@@ -26,7 +26,7 @@ SECTIONS = {"positional.tab_curves": ["positional.curves"], "positional.tab_tabl
 
 
 def on_section(at, section, lang="en"):
-    return open_section(at, "positional.tab", section, lang)
+    return open_section(at, "section", section, lang)
 
 
 

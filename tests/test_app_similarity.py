@@ -47,19 +47,19 @@ def test_renders(name, lang):
         assert chart_keys(view(at, "softmax", lang)) == ["similarity.softmax"]
         assert_user_text_escaped(at)
     # The course example is its own section, which runs only when chosen (and needs no sentence).
-    open_section(at, "similarity.tab", "similarity.tab_course", lang)
+    open_section(at, "section", "similarity.tab_course", lang)
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
 def test_the_chosen_section_survives_a_language_switch():
-    at = open_section(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "similarity.tab",
+    at = open_section(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "section",
                       "similarity.tab_course", "en")
     at.session_state["lang"] = "zh"
     at.run()
     assert errors(at) == []
-    sections = at.button_group(key="similarity.tab")       # one row of buttons, in the new language
-    assert sections.options == [t("similarity.tab_sentence", "zh"), t("similarity.tab_course", "zh")]
-    assert sections.value == at.session_state["similarity.tab"] == t("similarity.tab_course", "zh")
+    sections = at.button_group(key="section")       # one row of buttons, in the new language
+    assert sections.options == [t(f"similarity.tab_{name}", "zh") for name in ("sentence", "scoring", "course")]
+    assert sections.value == at.session_state["section"] == t("similarity.tab_course", "zh")
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
@@ -79,7 +79,7 @@ def choose(at, **state):
 
 def view(at, name, lang="en"):
     """Choose the figure section `name` (a measure, or "softmax") of the sentence section."""
-    return open_section(at, "similarity.view", f"similarity.view_{name}", lang)
+    return open_section(at, "measure", f"similarity.view_{name}", lang)
 
 
 def shown(at):
@@ -159,7 +159,7 @@ def table(at, column_key):
 
 @pytest.fixture(scope="module")
 def course():
-    return open_section(open_app(PAGE, text=TEXT, direction=DIRECTION), "similarity.tab", "similarity.tab_course")
+    return open_section(open_app(PAGE, text=TEXT, direction=DIRECTION), "section", "similarity.tab_course")
 
 
 def test_course_numbers(course):
@@ -201,7 +201,7 @@ def test_apple_moves_toward_orange_and_toward_phone(course):
 
 
 def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
-    at = open_section(open_app(PAGE, text=""), "similarity.tab", "similarity.tab_course")
+    at = open_section(open_app(PAGE, text=""), "section", "similarity.tab_course")
     at.session_state[TABLE] = {"edited_rows": {1: {"Tech": 3.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert errors(at) == [] and not at.warning
@@ -224,9 +224,9 @@ def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
 def test_scoring_functions_section_shows_viz_models_numbers(head, query):
     from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
-    at.session_state["similarity.query"] = query
-    at.session_state["similarity.scoring_head"] = head
-    open_section(at, "similarity.tab", "similarity.tab_scoring")
+    at.session_state["query"] = query
+    at.session_state["head"] = head
+    open_section(at, "section", "similarity.tab_scoring")
     trace = translator().translate(TEXT, DIRECTION).trace
     attention = trace.attention("encoder_self", 0)
     found = head_scoring(attention, translator().attention_parameters("encoder_self", 0), head, query)

@@ -16,20 +16,20 @@ def case(request):
 
 def test_tokenization_table(case):
     at, result = case
-    table = open_section(at, "tokens.tab", "tokens.tab_tokenization").dataframe[0].value
+    table = open_section(at, "section", "tokens.tab_tokenization").dataframe[0].value
     assert table.iloc[:, 1].tolist() == result.source.tokens
     assert table.iloc[:, 2].tolist() == result.source.ids
 
 
 def test_embedding_heatmap_is_the_embedding_table_rows(case):
     at, result = case
-    (z,) = heatmap_panels(figure(open_section(at, "tokens.tab", "tokens.tab_embeddings"), "tokens.embeddings"))
+    (z,) = heatmap_panels(figure(open_section(at, "section", "tokens.tab_embeddings"), "tokens.embeddings"))
     np.testing.assert_allclose(z, translator().embedding_matrix()[result.source.ids], atol=1e-6)
 
 
 def test_encoder_input_panels(case):
     at, result = case
-    panels = heatmap_panels(figure(open_section(at, "tokens.tab", "tokens.tab_input"), "tokens.input"))
+    panels = heatmap_panels(figure(open_section(at, "section", "tokens.tab_input"), "tokens.input"))
     for shown, expected in zip(panels, encoder_input_parts(result.trace)):
         np.testing.assert_allclose(shown, expected, atol=1e-4)
     np.testing.assert_allclose(panels[2], result.trace.source_input, atol=1e-4)
@@ -37,7 +37,7 @@ def test_encoder_input_panels(case):
 
 def test_vocabulary_map_and_highlight(case):
     at, result = case
-    fig = figure(open_section(at, "tokens.tab", "tokens.tab_map"), "tokens.map")
+    fig = figure(open_section(at, "section", "tokens.tab_map"), "tokens.map")
     coords, _ = vocabulary_map(translator().embedding_matrix(), 2)
     highlighted = fig["data"][-1]
     words = [t for t in result.source.tokens[1:-1] if t != "<unk>"]
@@ -49,17 +49,17 @@ def test_vocabulary_map_and_highlight(case):
 
 
 def test_3d_map():
-    at = open_section(open_app("pages/tokens.py", text="I saw a saw."), "tokens.tab", "tokens.tab_map")
-    at.segmented_control(key="tokens.map_dims").set_value(3).run()       # as a click does
+    at = open_section(open_app("pages/tokens.py", text="I saw a saw."), "section", "tokens.tab_map")
+    at.segmented_control(key="dims").set_value(3).run()       # as a click does
     assert figure(at, "tokens.map")["data"][0]["type"] == "scatter3d"
     # the choice survives a visit to another tab (Streamlit forgets the value of a widget not drawn)
-    open_section(at, "tokens.tab", "tokens.tab_input")
-    assert figure(open_section(at, "tokens.tab", "tokens.tab_map"), "tokens.map")["data"][0]["type"] == "scatter3d"
+    open_section(at, "section", "tokens.tab_input")
+    assert figure(open_section(at, "section", "tokens.tab_map"), "tokens.map")["data"][0]["type"] == "scatter3d"
 
 
 def test_neighbours_table(case):
     at, result = case
-    table = open_section(at, "tokens.tab", "tokens.tab_neighbours").dataframe[0].value
+    table = open_section(at, "section", "tokens.tab_neighbours").dataframe[0].value
     words = [t for t in result.source.tokens if t not in SPECIAL_TOKENS]
     assert table.iloc[:, 0].tolist() == [f"{i}:{t}" for i, t in enumerate(result.source.tokens)
                                          if t not in SPECIAL_TOKENS] and len(table) == len(words)
@@ -71,4 +71,4 @@ def test_one_section_at_a_time():
     assert chart_keys(at) == [] and len(at.dataframe) == 1           # the tokenization table opens first
     for tab, keys in {"tokens.tab_embeddings": ["tokens.embeddings"], "tokens.tab_map": ["tokens.map"],
                       "tokens.tab_neighbours": [], "tokens.tab_input": ["tokens.input"]}.items():
-        assert chart_keys(open_section(at, "tokens.tab", tab)) == keys
+        assert chart_keys(open_section(at, "section", tab)) == keys
