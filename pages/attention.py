@@ -3,20 +3,10 @@ one query token's top attended keys."""
 import numpy as np
 import streamlit as st
 
+from pages.controls import URL, attention_controls, dependent_index, head_picker
 from pages.frame import frame
 from pages.state import labeller, tr, use_sentence
-from pages.widgets import (
-    URL,
-    attention_controls,
-    axis_titles,
-    chart,
-    dependent_index,
-    explanation,
-    head_picker,
-    md,
-    page_title,
-    require_translation,
-)
+from pages.widgets import axis_titles, chart, explanation, md, page_title, require_translation
 from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended

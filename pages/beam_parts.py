@@ -9,9 +9,10 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import score, search, translate, translator
+from pages.controls import URL, dependent_index
 from pages.metric_parts import log_line, show_bleu, tokens_text
 from pages.state import follow_sentence, tr
-from pages.widgets import URL, chart, dependent_index, folded, md
+from pages.widgets import chart, folded, md
 from viz_model import figures
 from viz_model.lessons.metrics import metric_tokens
 from viz_model.lessons.references import find_reference

@@ -5,9 +5,10 @@ import streamlit as st
 
 from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_view, tree_figure, what_if
 from pages.cache import translate, translator
+from pages.controls import URL
 from pages.frame import frame
 from pages.state import sentence, tr
-from pages.widgets import URL, chart, explanation, page_title, require_translation, sections
+from pages.widgets import chart, explanation, page_title, require_translation, sections
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,

@@ -6,10 +6,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.cache import score, translator
+from pages.controls import URL
 from pages.frame import frame
 from pages.metric_parts import fraction, show_bleu, tokens_text
 from pages.state import follow_sentence, labeller, sentence, tr
-from pages.widgets import URL, chart, explanation, md, page_title, require_translation, sections
+from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import (
     COURSE_BLEU_CANDIDATE,

@@ -5,9 +5,10 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translate, translator
+from pages.controls import URL
 from pages.frame import frame
 from pages.state import sentence, tr
-from pages.widgets import URL, chart, explanation, page_title, sections
+from pages.widgets import chart, explanation, page_title, sections
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding

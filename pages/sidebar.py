@@ -53,6 +53,7 @@ def sidebar() -> Translation | None:
         st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
                  format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
         folded(tr("app.examples"), "examples", _example_buttons)
+        st.toggle(tr("app.present"), key="present", help=tr("app.present_help"), bind="query-params")
     sync_url()
     translator()                       # raises CheckpointError before anything else needs the model
     text, direction = sentence()

@@ -7,21 +7,12 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
+from pages.controls import URL, dependent_index, head_picker
 from pages.frame import frame
 from pages.similarity_course import course_part
 from pages.similarity_scoring import scoring_part
 from pages.state import labeller, tr
-from pages.widgets import (
-    URL,
-    axis_titles,
-    chart,
-    dependent_index,
-    explanation,
-    head_picker,
-    page_title,
-    require_translation,
-    sections,
-)
+from pages.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.similarity import SimilarityMatrices, similarity_matrices

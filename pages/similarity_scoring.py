@@ -7,8 +7,9 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.cache import translator
+from pages.controls import dependent_index, head_picker
 from pages.state import tr
-from pages.widgets import chart, dependent_index, head_picker, md, require_translation
+from pages.widgets import chart, md, require_translation
 from viz_model import figures
 from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
 

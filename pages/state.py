@@ -56,6 +56,12 @@ def sync_url() -> None:
             st.query_params[key] = value
 
 
+def presenting() -> bool:
+    """Presentation mode (the sidebar's switch, ?present=true): explanations folded, bigger chart text,
+    Previous/Next through a page's sections."""
+    return bool(st.session_state.get("present"))
+
+
 def sentence() -> tuple[str, str]:
     state = st.session_state
     return state.get("text", ""), normalise_direction(state.get("dir"))

@@ -4,23 +4,12 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
+from pages.controls import URL, attention_controls, dependent_index, head_picker
 from pages.frame import frame
 from pages.state import labeller, tr
 from pages.step_block import block_part
 from pages.step_parts import course_mode, matrix_chart, toy_mode
-from pages.widgets import (
-    URL,
-    attention_controls,
-    axis_titles,
-    chart,
-    dependent_index,
-    explanation,
-    folded,
-    head_picker,
-    page_title,
-    require_translation,
-    sections,
-)
+from pages.widgets import axis_titles, chart, explanation, folded, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.attention_step import attention_step, ranked_keys, step_difference
 

@@ -3,9 +3,10 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator, vocabulary_map
+from pages.controls import URL
 from pages.frame import frame
 from pages.state import labeller, tr
-from pages.widgets import URL, chart, explanation, md, page_title, require_translation, sections
+from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import (
     encoder_input_parts,

@@ -129,3 +129,33 @@ def test_data_revision_follows_the_data_only():
     assert figure(np.array([1.0, 2.0, 3.0]), title="other").layout.datarevision == first.layout.datarevision
     assert figure(np.array([1.0, 2.0, 3.5])).layout.datarevision != first.layout.datarevision
     assert figures.react_ready(first).layout.datarevision == first.layout.datarevision    # idempotent
+
+
+def _font_sizes(node, inside_font=False):
+    """Every font size in a figure's JSON (marker sizes and the like left out)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "size" and inside_font and isinstance(value, (int, float)):
+                yield value
+            else:
+                yield from _font_sizes(value, key.endswith("font"))
+    elif isinstance(node, list):
+        for value in node:
+            yield from _font_sizes(value, False)
+
+
+@pytest.mark.parametrize("build", [
+    lambda: figures.heatmaps(np.eye(3), ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k", value_name="w",
+                             panel_titles=["one"]),
+    lambda: figures.heatmaps(np.ones((2, 3, 3)), ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k",
+                             value_name="w", panel_titles=["one", "two"]),
+    lambda: figures.bar_chart(["a", "b"], [0.3, 0.7], x_title="w", y_title="k"),
+])
+def test_presentation_makes_every_text_at_least_16px(build):
+    fig = figures.for_presentation(build())
+    sizes = list(_font_sizes(fig.to_plotly_json()))
+    assert sizes and min(sizes) >= figures.look.PRESENTATION_TEXT >= 16
+    layout = fig.to_plotly_json()["layout"]
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            assert axis["tickfont"]["size"] >= 16

@@ -19,6 +19,7 @@ from .look import (
     WEIGHT_SCALE,
     colour_range,
     escape_label,
+    for_presentation,
     react_ready,
     text_width,
     token_labels,
@@ -30,6 +31,7 @@ __all__ = [
     "BACKGROUND_COLOUR", "BEST_PATH_COLOUR", "FONT", "HIGHLIGHT_COLOUR", "LOOK", "MASKED_COLOUR",
     "MAX_CELLS_WITH_VALUES", "SERIES_COLOURS", "SIGNED_SCALE", "TREE_STYLE", "WEIGHT_SCALE", "architecture",
     "bar_chart", "colour_range", "escape_label", "heatmaps", "line_chart", "mark_rows", "matrix_frame",
-    "panel_values", "react_ready", "scatter_map", "search_tree", "text_width", "token_labels", "values_fit",
+    "for_presentation", "panel_values",
+    "react_ready", "scatter_map", "search_tree", "text_width", "token_labels", "values_fit",
     "vector_moves",
 ]

@@ -199,3 +199,22 @@ def _digest(traces: list[dict]) -> str:
         raise TypeError(f"cannot digest {type(value).__name__}")
     text = json.dumps(traces, default=encode, sort_keys=True)
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+PRESENTATION_TEXT = 16     # px: the least size of any text in a figure shown in presentation mode
+
+
+def for_presentation(fig: go.Figure, least: int = PRESENTATION_TEXT) -> go.Figure:
+    """`fig`, changed in place so that every text in it (cell numbers, tick labels, titles, annotations,
+    legend) is at least `least` px: read from the back of a classroom. The one place that sets it."""
+    def grow(font) -> None:
+        font.size = max(font.size or 0, least)
+    grow(fig.layout.font)
+    for trace in fig.data:
+        if "textfont" in trace:
+            grow(trace.textfont)
+    fig.for_each_xaxis(lambda axis: grow(axis.tickfont))
+    fig.for_each_yaxis(lambda axis: grow(axis.tickfont))
+    for annotation in fig.layout.annotations:
+        grow(annotation.font)
+    return fig

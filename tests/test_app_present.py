@@ -1,0 +1,37 @@
+"""Presentation mode (?present=true, the sidebar's switch): explanations folded, every chart's text at least
+16 px, Previous/Next buttons through a page's sections."""
+import pytest
+
+from pages.i18n import t
+from tests.app_harness import errors, figures, open_app
+from tests.test_figures import _font_sizes
+
+PAGES = ["pages/tokens.py", "pages/similarity.py", "pages/attention.py", "pages/step_by_step.py",
+         "pages/positional.py", "pages/beam_search.py", "pages/metrics.py"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_presentation_mode(page):
+    at = open_app(page, text="I saw a saw.", present="true")
+    assert errors(at) == []
+    assert at.session_state["present"] is True
+    assert at.toggle(key="present").value is True
+    assert not at.expander[0].proto.expanded                     # the explanation, folded
+    for fig in figures(at):                                      # Tokens and Metrics open on tables
+        assert min(_font_sizes(fig)) >= 16
+
+
+def test_previous_and_next_move_through_the_sections():
+    at = open_app("pages/step_by_step.py", text="I saw a saw.", present="true")
+    assert at.session_state["section"] == t("step.tab_inputs", "en")
+    at.button(key="section.next").click().run()
+    assert errors(at) == [] and at.session_state["section"] == t("step.tab_projections", "en")
+    at.button(key="section.previous").click().run()
+    at.button(key="section.previous").click().run()
+    assert at.session_state["section"] == t("step.tab_block", "en")   # round the end
+
+
+def test_without_presentation_the_explanation_is_open_and_no_section_buttons():
+    at = open_app("pages/step_by_step.py", text="I saw a saw.")
+    assert at.expander[0].proto.expanded and not at.session_state["present"]
+    assert not [b for b in at.button if b.key and b.key.startswith("section.")]
