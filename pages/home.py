@@ -4,8 +4,8 @@ import streamlit as st
 from pages.cache import architecture_figure, translate, translator
 from pages.frame import PAGES, frame
 from pages.sidebar import show_translation
-from pages.state import link_params, sentence, tr
-from pages.widgets import chart, explanation, page_title
+from pages.state import link_params, presenting, sentence, tr
+from pages.widgets import chart, explanation, folded, page_title
 from viz_model.lessons.model_card import model_card_rows
 
 frame()
@@ -28,14 +28,23 @@ with left:
     for spec in PAGES[1:]:
         st.page_link(spec.file, label=f"{tr(f'{spec.section}.title')} — {tr(f'{spec.section}.short')}",
                      icon=spec.icon, query_params=link_params())
-with right:
-    st.subheader(tr("home.card"))
+
+
+def model_card() -> None:
     rows = model_card_rows(model.card)
     values = [tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
               for field, value in rows]
     st.dataframe({tr("home.card_property"): [tr(f"home.card_{field}") for field, _ in rows],
                   tr("home.card_value"): values},
                  hide_index=True, width="stretch", height=35 * (len(rows) + 1) + 3, key="home.card")
+
+
+with right:
+    if presenting():                           # folded: the architecture starts on the first screen
+        folded(tr("home.card"), "home.card_box", model_card)
+    else:
+        st.subheader(tr("home.card"))
+        model_card()
 
 st.subheader(tr("home.architecture"))
 arch_labels = {name: tr(f"home.arch_{name}") for name in (

@@ -1,0 +1,33 @@
+"""Presentation mode in a real browser at 1400 × 900: on every page the first chart starts on the first
+screen and no text in any drawn chart is under 16 px; the explanation stays folded."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import APP_PAGES
+from tests.browser.harness import CHART_DRAWN
+
+SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll(
+    '[data-testid="stPlotlyChart"] .main-svg text')].filter(e => e.textContent.trim())
+    .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("page", APP_PAGES, ids=lambda p: p.section)
+def test_presentation_mode_first_screen(new_session, page, screenshots):
+    session = new_session()
+    session.page.set_viewport_size({"width": 1400, "height": 900})
+    session.open(page.url_path, text="Please buy an apple and an orange.", dir="en2zh", lang="en",
+                 present="true", charts=False)
+    assert session.problems() == [], "\n".join(session.problems())
+    session.screenshot(f"present-{page.section}", screenshots)
+    about = session.page.locator('[data-testid="stMain"] [data-testid="stExpander"] details').first
+    if about.count():
+        assert about.get_attribute("open") is None                  # folded
+    charts = session.page.locator(CHART_DRAWN)
+    if session.page.locator('[data-testid="stPlotlyChart"]').count() == 0:
+        pytest.skip(f"{page.section} opens on tables, not a chart")
+    charts.first.wait_for(timeout=30_000)
+    top = session.page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()["y"]
+    assert top < 900, f"the first chart starts at {top:.0f} px, below the first screen"
+    assert session.page.evaluate(SMALLEST_CHART_TEXT) >= 16
