@@ -12,6 +12,7 @@ from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
 from viz_model.lessons.coreference import pronoun_attention
 
+GRID_NAMED_TOKENS = 6          # the all-layers grid names its tokens on the axes up to this many
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
 
 frame()
@@ -69,11 +70,19 @@ elif view == "compare":
 elif view == "grid":
     stack = trace.attention_stack(kind)                  # (L, H, Tq, Tk)
     L = stack.shape[0]
-    chart(figures.heatmaps(stack, rows, cols, **common, tick_labels=len(query_tokens) <= 12, show_values=False,
+    # Many small panels: with more than a few tokens their names would collide, so the axes count positions
+    # and the tokens are listed under the chart.
+    by_index = max(len(query_tokens), len(key_tokens)) > GRID_NAMED_TOKENS
+    grid_rows, grid_cols = ([str(i) for i in range(len(labels))] if by_index else labels
+                            for labels in (rows, cols))
+    chart(figures.heatmaps(stack, grid_rows, grid_cols, **common, show_values=False,
                            panel_titles=[tr("attention.layer_head", layer=i + 1, h=h + 1)
                                          for i in range(L) for h in range(H)]),
           key="attention.grid")
     st.caption(tr("attention.grid_caption", kind=tr(f"attention.kind_{kind}")))
+    if by_index:
+        st.caption(tr("attention.grid_tokens", rows=md(" ".join(f"{i}:{tok}" for i, tok in enumerate(query_tokens))),
+                      cols=md(" ".join(f"{i}:{tok}" for i, tok in enumerate(key_tokens)))))
 
 elif view == "query":  # one query token
     left, middle, right = st.columns([2, 2, 1])

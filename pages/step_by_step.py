@@ -64,7 +64,7 @@ def model_mode() -> None:
                       tr("step.col_score"): cells(step.scores[0]),
                       tr("step.col_scaled", scale=step.scale): cells(step.scaled[0]),
                       tr("step.col_weight"): cells(step.weights[0])},
-                     hide_index=True, key="step.scores_table")
+                     hide_index=True, key="step.scores_table", height=35 * (len(key_tokens) + 1) + 3)
         chart(figures.bar_chart(keys, step.weights[0], x_title=tr("step.weights_chart"), y_title=x_title,
                                 value_format=".3f", highlight=~allowed), key="step.weights")
         st.caption(tr("step.s3_caption", query=query, layer=layer + 1, h=head + 1))

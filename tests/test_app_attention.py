@@ -137,3 +137,21 @@ def test_sink_note_from_the_data():
             assert len(notes) == 1 and f"{sink.heads} of {sink.n_heads} heads" in notes[0]
             assert f"{sink.mean_weight:.2f}" in notes[0]
     assert layer == 2
+
+
+def test_the_grid_counts_positions_when_many_tokens_and_lists_them():
+    text = "Please buy an apple and an orange."
+    at = open_app("pages/attention.py", text=text)
+    at.session_state["view"] = "grid"
+    at.run()
+    trace = translator().translate(text, "en2zh").trace
+    fig = figure(at, "attention.grid")
+    assert fig["data"][0]["x"] == [str(i) for i in range(len(trace.source_tokens))]
+    listed = [c.value for c in at.caption if "Columns (keys)" in c.value]
+    assert len(listed) == 1 and "apple" in listed[0]
+    at = open_app("pages/attention.py", text="I love you")          # few tokens: named on the axes
+    at.session_state["view"] = "grid"
+    at.run()
+    tokens = translator().translate("I love you", "en2zh").trace.source_tokens
+    assert figure(at, "attention.grid")["data"][0]["x"] == token_labels(tokens)
+
