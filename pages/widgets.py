@@ -13,6 +13,7 @@ from pages.controls import URL
 from pages.i18n import LANGUAGES, t
 from pages.state import presenting, sentence, tr
 from viz_model import figures
+from viz_model.figures.export import export_name, heatmap_csv
 from viz_model.model.translator import Translation
 
 _MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
@@ -102,8 +103,16 @@ def chart(fig, key: str) -> None:
     # react_ready: Streamlit hands plotly every new figure twice; prepared, the second time costs no drawing.
     if presenting():
         figures.for_presentation(fig)
+    # Export for slides: the toolbar's image and the matrices' CSV are named page-view-sentence.
+    page, _, view = key.partition(".")
+    name = export_name(page, view, sentence()[0])
     st.plotly_chart(figures.react_ready(fig), key=key, width="stretch", theme=None,
-                    config={"displaylogo": False, "scrollZoom": False})
+                    config={"displaylogo": False, "scrollZoom": False,
+                            "toImageButtonOptions": {"filename": name, "format": "png", "scale": 2}})
+    table = heatmap_csv(fig)
+    if table is not None:
+        st.download_button(tr("common.download_csv"), table, file_name=f"{name}.csv", mime="text/csv",
+                           key=f"{key}.csv", on_click="ignore", icon=":material/download:", type="tertiary")
 
 
 # Which side of the translation each attention kind's rows (queries) and columns (keys) come from.
