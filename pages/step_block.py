@@ -31,7 +31,8 @@ def block_part(trace, kind: str, layer: int) -> None:
     st.caption(tr("step.block_add_caption"))
     st.subheader(tr("step.block_norm"))
     tokens = trace.axis_tokens(kind)[0]                  # st.dataframe shows text as it is: not escaped
-    st.dataframe({tr("step.col_token"): [f"{i}:{tok}" for i, tok in enumerate(tokens)], tr("step.col_mean"): attention.mean.round(4),
+    st.dataframe({tr("step.col_token"): [f"{i}:{tok}" for i, tok in enumerate(tokens)],
+                  tr("step.col_mean"): attention.mean.round(4),
                   tr("step.col_sigma"): attention.sigma.round(4)}, hide_index=True, key="step.block_stats")
     _heatmap([attention.standardised, attention.model_output], rows, "step.block_norm",
              ["(z − mean) / σ", "LayerNorm = γ·(z − mean)/σ + β"])
