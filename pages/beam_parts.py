@@ -33,7 +33,7 @@ STEP = "step"                 # 1-based step shown in the tree, owned by the sli
 
 
 # The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).
-STEP_TABLE_WIDTHS = {"beam.col_prefix": 320, "beam.col_token": 130, "beam.col_p": 90, "beam.col_logp": 90,
+STEP_TABLE_WIDTHS = {"beam.col_prefix": 320, "beam.col_token": 150, "beam.col_p": 90, "beam.col_logp": 90,
                      "beam.col_score": 90, "beam.col_status": 160}
 
 
