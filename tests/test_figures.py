@@ -159,3 +159,12 @@ def test_presentation_makes_every_text_at_least_16px(build):
     for name, axis in layout.items():
         if name.startswith(("xaxis", "yaxis")):
             assert axis["tickfont"]["size"] >= 16
+
+
+def test_over_long_token_labels_are_shortened_in_the_middle():
+    from viz_model.figures.look import LABEL_CHARS, token_labels
+    long = "a" * 500 + "→<unk>"
+    label = token_labels([long, "cat"])[0]
+    assert label.startswith("0:aaa") and label.endswith("→&lt;unk&gt;") and "…" in label
+    assert len(label.replace("&lt;", "<").replace("&gt;", ">")) <= LABEL_CHARS + 2
+    assert token_labels(["qwertyzebra→<unk>"]) == ["0:qwertyzebra→&lt;unk&gt;"]

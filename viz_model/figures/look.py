@@ -106,9 +106,20 @@ def margins(y_labels: Sequence[str], x_labels: Sequence[str], x_angle: float = 0
                 b=round(_tick_extent(x_labels, x_angle) + TITLE_ROOM + 5))
 
 
+LABEL_CHARS = 24          # a longer token (an unknown word as typed, e.g. 500 letters) is shortened in the middle
+
+
+def short_label(text: str, limit: int = LABEL_CHARS) -> str:
+    """"aaaa…aaaa→<unk>": the start and the end of an over-long label, so it fits beside a chart."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 2 - 1
+    return text[: limit - tail - 1] + "…" + text[-tail:]
+
+
 def token_labels(tokens: Sequence[str]) -> list[str]:
-    """Position-prefixed, escaped category labels: ["0:the", "1:cat", "2:the"]."""
-    return [f"{i}:{escape_label(tok)}" for i, tok in enumerate(tokens)]
+    """Position-prefixed, escaped category labels: ["0:the", "1:cat", "2:the"]; over-long ones shortened."""
+    return [f"{i}:{escape_label(short_label(tok))}" for i, tok in enumerate(tokens)]
 
 
 def values_fit(n: int, m: int, panels_across: int = 1, panels: int = 1) -> bool:
