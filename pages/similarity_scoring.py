@@ -33,7 +33,9 @@ def scoring_part() -> None:
         [found.weights[name] for name in SCORING_FUNCTIONS], names, labels, y_title=tr("similarity.scoring_axis"),
         x_title=tr("axis.key_source"), value_name=tr("similarity.value_softmax"),
         panel_titles=[tr("similarity.scoring_weights")]), key="similarity.scoring_weights")
-    st.dataframe(figures.matrix_frame([found.scores[name] for name in SCORING_FUNCTIONS], names, labels),
+    # st.dataframe shows text as it is: the table's columns take the tokens unescaped
+    st.dataframe(figures.matrix_frame([found.scores[name] for name in SCORING_FUNCTIONS], names,
+                                      [f"{i}:{tok}" for i, tok in enumerate(tokens)]),
                  key="similarity.scoring_scores")
     st.caption(tr("similarity.scoring_scores_caption"))
     st.markdown(tr("similarity.scoring_bilinear", h=head + 1))
