@@ -24,7 +24,6 @@ from .tokenizer import SPECIAL_TOKENS, UNK
 if TYPE_CHECKING:
     from .translator import Translator
 
-MINILM = "minilm"
 # Model types whose self-attention has separate query/key/value projections under
 # `encoder.layer.N.attention.self`, which is what the hooks read.
 SUPPORTED_TYPES = ("bert", "roberta", "xlm-roberta", "electra", "camembert")
