@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from viz_model.model.config import ModelConfig
-from viz_model.model.decoding import beam_search, greedy_search, score_target
-from viz_model.model.tokenizer import SPECIAL_TOKENS, Tokenizer
+from viz_model.model.decoding import beam_search, greedy_batch, greedy_search, score_target
+from viz_model.model.tokenizer import SPECIAL_TOKENS, Tokenizer, token_language
 from viz_model.model.trace import build_trace
 from viz_model.model.transformer import MultiHeadAttention, Transformer, causal_mask
 
@@ -118,9 +118,12 @@ def test_trace_probabilities_are_the_ones_the_search_used(tiny):
     path_probs = [c.prob for c in path]
     n = len(path)
     np.testing.assert_allclose(trace.chosen_token_probs[:n], path_probs, atol=1e-5)
-    # Greedy means: each chosen token is the arg-max of the distribution at its position.
+    # Greedy means: each chosen token is the arg-max of the distribution at its position, among the words
+    # of the target language (the source language's words are never written).
     chosen = tokenizer.ids([c.token for c in path])
-    assert list(trace.next_token_probs[:n].argmax(-1)) == chosen
+    writable = trace.next_token_probs[:n].copy()
+    writable[:, tokenizer.foreign_ids(source.ids[0])] = -1.0
+    assert list(writable.argmax(-1)) == chosen
     # Teacher-forced scoring of the same output agrees with the search's cumulative log-probability.
     score = score_target(model, tokenizer, source.ids, tokenizer.ids(generated))
     if best.finished:
@@ -192,6 +195,33 @@ def test_every_candidate_the_search_scored_has_the_full_decoders_probability(tin
                 logits, _ = model.decode(ids, memory, source_allowed)
                 expected = logits[0, -1].log_softmax(-1)[tokenizer.ids([c.token])[0]].item()
                 assert c.log_prob == pytest.approx(expected, abs=1e-5)
+
+
+@pytest.mark.parametrize("target", ["zh", "en"])
+def test_searches_never_write_the_source_language(tiny, target):
+    """A random model scores English and Chinese words alike; the searches still write only the target
+    language (and shared marks), with the model's own, unrenormalised probabilities."""
+    model, tokenizer = tiny
+    foreign = set(tokenizer.foreign_ids(tokenizer.token_to_id["<2zh>" if target == "zh" else "<2en>"]))
+    other = "en" if target == "zh" else "zh"
+    assert foreign == {i for i, t in enumerate(tokenizer.vocab) if token_language(t) == other}
+    assert foreign and all(token_language(t) != target for t in tokenizer.tokens(foreign))
+    unconstrained_foreign = {}
+    for text in ("I saw a saw.", "an apple", "我看见了一把锯子。"):
+        source = tokenizer.encode_source(text, target, model.config.max_len)
+        record = beam_search(model, tokenizer, source.ids, beam_width=3, max_len=6)
+        written = {tokenizer.token_to_id[c.token] for step in record.steps for c in step.candidates}
+        assert not written & foreign
+        # Without the rule the random model would have proposed such words at the first step.
+        memory, allowed, _ = model.encode(torch.tensor([source.ids]))
+        first = model.decode(torch.tensor([[tokenizer.bos_id]]), memory, allowed)[0][0, -1]
+        unconstrained_foreign[text] = set(first.topk(3).indices.tolist()) & foreign
+        probs = first.softmax(-1)
+        for c in record.steps[0].candidates:
+            assert c.prob == pytest.approx(probs[tokenizer.token_to_id[c.token]].item(), abs=1e-6)
+        greedy = greedy_batch(model, tokenizer, [source.ids], max_len=6)[0]
+        assert not set(greedy) & foreign
+    assert any(unconstrained_foreign.values())
 
 
 def test_forced_prefix_is_followed(tiny):

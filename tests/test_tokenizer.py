@@ -1,7 +1,17 @@
 """The tokenizer: both languages, unknown words reported by name, cuts reported, nothing dropped."""
 import pytest
 
-from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, detokenize
+from viz_model.model.tokenizer import (
+    EOS,
+    SPECIAL_TOKENS,
+    TO_EN,
+    TO_ZH,
+    UNK,
+    Tokenizer,
+    clean_text,
+    detokenize,
+    token_language,
+)
 
 VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见",
     "了", "一", "把", "锯子", "。",
@@ -93,3 +103,9 @@ def test_detokenize(tok):
         == "You and I saw it. The FBI is here! Why?"
     assert detokenize(["3", "apples"], "en") == "3 apples"
     assert detokenize(["我", "看见", "了", "。", EOS], "zh") == "我看见了。"
+
+
+def test_token_language_sorts_the_shared_vocabulary():
+    assert [token_language(t) for t in ("苹果", "，", "。", "apple", "n't", "wi-fi", "3", ".", "?", "😀", "<eos>",
+                                        "<2zh>")] == ["zh", "zh", "zh", "en", "en", "en", None, None, None, None,
+                                                      None, None]

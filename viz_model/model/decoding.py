@@ -49,6 +49,7 @@ def beam_search(model: Transformer, tokenizer: Tokenizer, source_ids: list[int],
     # The encoder output's keys and values are computed once and broadcast over the beams; each beam's
     # self-attention keys and values grow by one position per step (rows of `past`, one per alive beam).
     memory_kv = model.memory_keys_values(memory)
+    foreign = torch.tensor(tokenizer.foreign_ids(source_ids[0]), dtype=torch.long)
     past = None
     alive = [_Beam([tokenizer.bos_id], 0.0, None)]
     finished: list[Hypothesis] = []
@@ -66,10 +67,14 @@ def beam_search(model: Transformer, tokenizer: Tokenizer, source_ids: list[int],
             break
         logits, past = model.decode_step(torch.tensor([b.ids[-1] for b in alive]), memory_kv, source_allowed,
                                          past)
-        log_probs = logits.log_softmax(-1)                                # (n, V)
+        model_log_probs = logits.log_softmax(-1)                          # (n, V), the model's own
+        log_probs = model_log_probs.clone()
         # <pad> is not a word: never proposed (the full decoder would also hide it from later positions,
         # which the key/value cache does not, so allowing it would make the two disagree).
         log_probs[:, tokenizer.pad_id] = float("-inf")
+        # Words of the source language are not proposed either. The probabilities stay the model's own
+        # (not renormalised), so every number the tree shows is the one the model computed.
+        log_probs[:, foreign] = float("-inf")
         if step + 1 < min_len:
             log_probs[:, tokenizer.eos_id] = float("-inf")
         top_lp, top_ids = log_probs.topk(min(max(slots, alternatives), log_probs.size(-1)), dim=-1)
@@ -79,7 +84,7 @@ def beam_search(model: Transformer, tokenizer: Tokenizer, source_ids: list[int],
             for lp, tok in zip(top_lp[b].tolist(), top_ids[b].tolist()):
                 scored.append((beam.log_prob + lp, b, tok, lp))
             if step < len(prefix) and prefix[step] not in top_ids[b].tolist():
-                lp = log_probs[b, prefix[step]].item()
+                lp = model_log_probs[b, prefix[step]].item()
                 scored.append((beam.log_prob + lp, b, prefix[step], lp))
         if step < len(prefix):   # forced: the prefix token wins whatever its probability
             scored.sort(key=lambda c: (c[2] != prefix[step], -c[0]))
@@ -134,11 +139,15 @@ def greedy_batch(model: Transformer, tokenizer: Tokenizer, sources: list[list[in
     for i, s in enumerate(sources):
         src[i, :len(s)] = torch.tensor(s)
     memory, source_allowed, _ = model.encode(src)
+    writable = torch.ones(len(sources), len(tokenizer), dtype=torch.bool)    # (B, V)
+    for i, s in enumerate(sources):
+        writable[i, tokenizer.foreign_ids(s[0])] = False
     out = torch.full((len(sources), 1), tokenizer.bos_id)
     done = torch.zeros(len(sources), dtype=torch.bool)
     for _ in range(max_len):
         logits, _ = model.decode(out, memory, source_allowed)
-        nxt = logits[:, -1].argmax(-1)
+        logits = logits[:, -1].masked_fill(~writable, float("-inf"))   # as beam_search: no source words
+        nxt = logits.argmax(-1)
         nxt = torch.where(done, torch.full_like(nxt, tokenizer.pad_id), nxt)
         out = torch.cat([out, nxt[:, None]], dim=1)
         done |= nxt == tokenizer.eos_id

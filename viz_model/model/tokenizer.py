@@ -67,6 +67,19 @@ def contains_chinese(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def token_language(token: str) -> str | None:
+    """"zh" for a token with Chinese characters or marks, "en" for one with Latin letters, None for a
+    token both languages write (digits, ASCII marks, symbols, emoji) and for the special tokens."""
+    if token in SPECIAL_TOKENS:
+        return None
+    if contains_chinese(token) or any(ch in _CHINESE_PUNCTUATION for ch in token):
+        return "zh"
+    return "en" if _LATIN.search(token) else None
+
+
 @dataclass
 class Tokenized:
     """The result of tokenizing one text, with everything the app must tell the user about it."""
@@ -97,6 +110,7 @@ class Tokenizer:
         # Longest Chinese entry bounds the greedy search window.
         self._longest = max((len(t) for t in self.vocab if contains_chinese(t)), default=1)
         self._jieba = None             # built on first Chinese input (~0.7 s), then kept
+        self._foreign: dict[int, list[int]] = {}
 
     # ---- construction and storage -------------------------------------------------------------------
     @classmethod
@@ -258,6 +272,18 @@ class Tokenizer:
 
     def tokens(self, ids: Iterable[int]) -> list[str]:
         return [self.vocab[int(i)] for i in ids]
+
+    def foreign_ids(self, tag_id: int) -> list[int]:
+        """Ids of the tokens of the language the direction tag does not ask for (English words when the
+        source starts with <2zh>, Chinese words and marks with <2en>); [] for any other first token.
+
+        One shared table means the decoder can score every word of both languages; a search that may write
+        these would mix the source language into the output ("the狗"), so the searches skip them."""
+        if tag_id not in self._foreign:
+            target = {self.token_to_id[tag]: lang for lang, tag in TARGET_TAG.items()}.get(tag_id)
+            self._foreign[tag_id] = [] if target is None else [
+                i for i, tok in enumerate(self.vocab) if token_language(tok) not in (None, target)]
+        return self._foreign[tag_id]
 
 
 # The least frequency a vocabulary word gets in jieba's dictionary: enough to be cut out whole (jieba's
