@@ -1,7 +1,7 @@
 """The whole training corpus: core grammar + everyday lexicon sentences + phrasebook, one translation each.
 
-Order decides who wins a clash: course sentences and arithmetic, then the core grammar, then the everyday
-templates, then the phrasebook. A pair whose English or Chinese side already has another translation is
+Order decides who wins a clash: course sentences and arithmetic, then the core grammar, then the
+phrasebook, then the everyday templates. A pair whose English or Chinese side already has another translation is
 left out, so every source still has exactly one translation per direction. Pairs matching an evaluation
 sentence are left out too (`evalset`).
 
@@ -62,12 +62,14 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
         en_seen[en_key], zh_seen[zh_text] = zh_text, en_tokens
         pairs.append(SentencePair(tuple(en_tokens), zh_tokens, topic, "both", _dedupe(amb), origin))
 
-    for p, topic in everyday_phrases(load_words(), seed):
-        add(p.en, p.zh, topic, "everyday", p.amb)
+    # The phrasebook before the everyday templates: where both translate one sentence, the hand-written
+    # translation (这是我妈妈) is the one people write, the template's (这是我的妈妈) the one left out.
     if phrasebook:
         segment = _plain_jieba()
         for en, zh, topic in load_phrasebook():
             add(tuple(english_words(en)), tuple(segment(zh.replace(" ", ""))), topic, "phrasebook")
+    for p, topic in everyday_phrases(load_words(), seed):
+        add(p.en, p.zh, topic, "everyday", p.amb)
     return _settle(pairs)
 
 
