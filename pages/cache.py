@@ -12,9 +12,23 @@ import streamlit as st
 
 from viz_model import figures
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
+from viz_model.lessons.pretrained_views import (
+    APPLE_TEXTS,
+    APPLE_WORD,
+    POSITIONS_SHOWN,
+    PositionComparison,
+    compare_positions,
+)
 from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
+from viz_model.model.pretrained import (
+    EncoderView,
+    PretrainedEncoder,
+    TranslatorEncoder,
+    contextual_similarity,
+    minilm_path,
+)
 from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator
 
@@ -118,3 +132,68 @@ def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder
     """The diagram does not depend on the sentence: built once per language (plotly's validation of its
     many annotations and shapes would be a large share of every rerun of the Home page)."""
     return figures.architecture(labels, n_encoder_layers, n_decoder_layers)
+
+
+# The pretrained encoder beside our translator (viz_model.model.pretrained), picked in the sidebar.
+PRETRAINED_DIR_ENV = "ATTENTION_LAB_PRETRAINED_DIR"     # tests point the app at another encoder directory
+
+
+def pretrained_dir() -> str:
+    """MiniLM's directory inside its wheel, or the directory the environment names; PretrainedError when the
+    package is missing."""
+    return os.environ.get(PRETRAINED_DIR_ENV) or str(minilm_path())
+
+
+@st.cache_resource(show_spinner=False)
+def _load_pretrained(directory: str) -> PretrainedEncoder:
+    import torch
+
+    os.environ["HF_HUB_OFFLINE"] = "1"                # local files only: nothing is downloaded at run time
+    torch.set_num_threads(1)
+    return PretrainedEncoder.load(directory, name="MiniLM")
+
+
+def pretrained() -> PretrainedEncoder:
+    """The pretrained encoder, loaded once per process; raises PretrainedError (not cached: a fixed
+    directory loads on the next run)."""
+    return _load_pretrained(pretrained_dir())
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _pretrained_view(directory: str, text: str) -> EncoderView:
+    return _load_pretrained(directory).view(text)
+
+
+def pretrained_view(text: str) -> EncoderView:
+    """Everything the pretrained encoder computes for `text` (pieces, vectors, attention, Q/K/V), cached."""
+    return _pretrained_view(pretrained_dir(), text)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _translator_view(directory: str, text: str) -> EncoderView:
+    return TranslatorEncoder(_load_translator(directory), "en2zh").view(text)
+
+
+def translator_view(text: str) -> EncoderView:
+    """Our translator's encoder on `text` (English → Chinese) through the same interface, cached."""
+    return _translator_view(str(model_dir()), text)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _positions(directory: str, n: int) -> PositionComparison:
+    return compare_positions(_load_pretrained(directory).position_table(n))
+
+
+def pretrained_positions(n: int = POSITIONS_SHOWN) -> PositionComparison:
+    """The encoder's first n learned position vectors beside the sinusoid (viz_model.lessons.pretrained_views)."""
+    return _positions(pretrained_dir(), n)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _apple(directory: str) -> list[float]:
+    return contextual_similarity(_load_pretrained(directory), APPLE_WORD, *APPLE_TEXTS).tolist()
+
+
+def apple_contrast() -> list[float]:
+    """Cosine of "apple"'s vectors in the course's two texts, at the input and after every layer."""
+    return _apple(pretrained_dir())

@@ -13,7 +13,7 @@ The pretrained model shipped with the app is sentence-transformers' all-MiniLM-L
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +53,7 @@ class EncoderView:
     q: np.ndarray                  # (L, H, S, d_k)
     k: np.ndarray                  # (L, H, S, d_k)
     v: np.ndarray                  # (L, H, S, d_k)
+    ids: list[int] = field(default_factory=list)   # (S,) the pieces' rows in the model's vocabulary
 
     @property
     def n_layers(self) -> int:
@@ -138,6 +139,11 @@ class PretrainedEncoder:
     def config(self) -> Any:
         return self.model.config
 
+    def position_table(self, n: int) -> np.ndarray:
+        """(n, d) the first n rows of the model's learned position table (n cut to the table's length)."""
+        weight = self.model.embeddings.position_embeddings.weight
+        return weight[: min(n, weight.shape[0])].detach().float().numpy()
+
     def _attention_modules(self):
         return [layer.attention.self for layer in self.model.encoder.layer]
 
@@ -175,7 +181,7 @@ class PretrainedEncoder:
             model_name=self.name, pieces=pieces, labels=[readable(p) for p in pieces], special=special,
             embeddings=out.hidden_states[0][0].float().numpy(), positional=positions, positional_kind="learned",
             hidden_states=np.stack([h[0].float().numpy() for h in out.hidden_states]),
-            attention=np.stack([a[0].float().numpy() for a in out.attentions]), q=q, k=k, v=v)
+            attention=np.stack([a[0].float().numpy() for a in out.attentions]), q=q, k=k, v=v, ids=ids)
 
 
 class TranslatorEncoder:
@@ -200,7 +206,8 @@ class TranslatorEncoder:
             attention=trace.attention_stack("encoder_self"),
             q=np.stack([layer.self_attention.q for layer in layers]),
             k=np.stack([layer.self_attention.k for layer in layers]),
-            v=np.stack([layer.self_attention.v for layer in layers]))
+            v=np.stack([layer.self_attention.v for layer in layers]),
+            ids=[int(i) for i in trace.source_ids])
 
 
 def recompute_attention(view: EncoderView) -> np.ndarray:

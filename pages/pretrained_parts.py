@@ -1,0 +1,178 @@
+"""The pretrained encoder (MiniLM), picked in the sidebar: the one guard a page calls (`pretrained_picked`),
+the model's view of the sidebar's sentence or one line why there is none (`model_view`), and the views of
+the Tokens, Positional encoding, Similarity and Step by step pages on it. The numbers come from
+viz_model.lessons.pretrained_views; the Attention heads page's views are in pages/pretrained_attention.py."""
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view
+from pages.controls import catalogue_labels, choice, dependent_index
+from pages.state import sentence, tr, use_sentence
+from pages.widgets import chart, md, sections
+from viz_model import figures
+from viz_model.lessons.pretrained_views import (
+    APPLE_TEXTS,
+    APPLE_WORD,
+    ENGLISH_EXAMPLE,
+    MODELS,
+    head_step,
+    reads_english,
+)
+from viz_model.lessons.similarity import similarity_matrices
+from viz_model.model.pretrained import EncoderView, PretrainedError
+
+MODEL_KEY = "model"          # the sidebar's picker and the URL parameter (?model=minilm)
+
+
+def model_picker() -> None:
+    """The sidebar's choice of model, in the URL as ?model=minilm (the default, our translator, is left out)."""
+    choice(st.radio, tr("pretrained.picker"), MODELS, MODEL_KEY, catalogue_labels("pretrained.model_{}"),
+           help=tr("pretrained.picker_help"))
+
+
+def pretrained_picked() -> bool:
+    return st.session_state.get(MODEL_KEY) == "minilm"
+
+
+def show_pretrained_error(err: PretrainedError) -> None:
+    """One friendly message naming the directory and the problem, no traceback."""
+    st.error(f"**{tr('pretrained.error_title')}**  \n"
+             + tr("pretrained.error", path=md(err.path), problem=md(err.problem)), icon=":material/error:")
+
+
+def model_view() -> EncoderView | None:
+    """The pretrained encoder's view of the sidebar's sentence, or None after one line saying why there is
+    none: the model cannot be loaded, the text is empty, or it is not English (with an English example)."""
+    text, _ = sentence()
+    try:
+        pretrained()
+    except PretrainedError as err:
+        show_pretrained_error(err)
+        return None
+    if not text.strip():
+        st.info(tr("common.empty_prompt"), icon=":material/keyboard:")
+        return None
+    if not reads_english(text):
+        st.info(tr("pretrained.english_only"), icon=":material/translate:")
+        st.button(ENGLISH_EXAMPLE, key="pretrained.english_example", on_click=use_sentence,
+                  args=(ENGLISH_EXAMPLE, "en2zh"), icon=":material/east:")
+        return None
+    return pretrained_view(text)
+
+
+def translator_only(section: str) -> None:
+    """One line on a page that stays on our translator (Beam search, Metrics) while MiniLM is picked."""
+    if pretrained_picked():
+        st.info(tr("pretrained.translator_only", page=tr(f"{section}.title")), icon=":material/info:")
+
+
+def tokens_page() -> None:
+    view = model_view()
+    if view is None:
+        return
+    labels = figures.token_labels(view.labels)
+
+    def pieces_part() -> None:
+        st.dataframe({tr("tokens.col_position"): list(range(len(view.pieces))),
+                      tr("pretrained.col_piece"): view.pieces, tr("pretrained.col_shown"): view.labels,
+                      tr("tokens.col_id"): view.ids,
+                      tr("pretrained.col_special"): ["✓" if s else "" for s in view.special]},
+                     hide_index=True, key="tokens.minilm_pieces")
+        st.caption(tr("pretrained.pieces_caption"))
+
+    def vectors_part() -> None:
+        layer = dependent_index(st.select_slider, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
+                                format_func=layer_name)
+        chart(figures.heatmaps(view.hidden_states[layer], labels, [str(j) for j in range(view.embeddings.shape[1])],
+                               y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
+                               value_name=tr("tokens.value_vector"), signed=True, show_values=False),
+              key="tokens.minilm_vectors")
+        st.caption(tr("pretrained.vectors_caption", d=view.embeddings.shape[1]))
+
+    sections("msection", {"pretrained.tab_pieces": pieces_part, "pretrained.tab_vectors": vectors_part})
+    st.caption(tr("pretrained.tokens_translator_only"))
+
+
+def layer_name(layer: int) -> str:
+    """Hidden state `layer`: 0 is the input (embeddings), then the output of each layer."""
+    return tr("pretrained.input") if layer == 0 else tr("pretrained.after_layer", layer=layer)
+
+
+def positional_page() -> None:
+    try:
+        compared = pretrained_positions()
+    except PretrainedError as err:
+        show_pretrained_error(err)
+        return
+    n, d = compared.learned.shape
+    st.info(tr("pretrained.learned_vs_fixed", d=d), icon=":material/info:")
+    positions = [str(p) for p in range(n)]
+    chart(figures.heatmaps(compared.learned, positions, [str(j) for j in range(d)],
+                           y_title=tr("positional.axis_position_rows"), x_title=tr("axis.dimension"),
+                           value_name=tr("positional.value_pe"), signed=True, show_values=False,
+                           title=tr("pretrained.learned_table", n=n)), key="positional.minilm_table")
+    chart(figures.heatmaps(compared.cosines, positions, positions, y_title=tr("positional.axis_query_position"),
+                           x_title=tr("positional.axis_key_position"), value_name=tr("pretrained.value_cosine"),
+                           signed=True, show_values=False,
+                           panel_titles=[tr("pretrained.learned_cosine"), tr("pretrained.sinusoid_cosine", d=d)]),
+          key="positional.minilm_cosine")
+    st.caption(tr("pretrained.positions_caption"))
+
+
+def similarity_page() -> None:
+    def sentence_part() -> None:
+        view = model_view()
+        if view is None:
+            return
+        layer = dependent_index(st.select_slider, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
+                                format_func=layer_name)
+        vectors = view.hidden_states[layer]
+        labels = figures.token_labels(view.labels)
+        chart(figures.heatmaps(similarity_matrices(vectors, vectors).matrix("cosine"), labels, labels,
+                               y_title=tr("axis.query_rows"), x_title=tr("axis.key_cols"), signed=True,
+                               value_name=tr("pretrained.value_cosine")), key="similarity.minilm_cosine")
+        st.caption(tr("pretrained.similarity_caption", layer=layer_name(layer)))
+
+    def apple_part() -> None:
+        try:
+            cosine = apple_contrast()
+        except PretrainedError as err:
+            show_pretrained_error(err)
+            return
+        steps = [layer_name(i) for i in range(len(cosine))]
+        chart(figures.bar_chart(steps, cosine, x_title=tr("pretrained.value_cosine"), y_title=tr("common.layer"),
+                                value_format=".4f"), key="similarity.minilm_apple")
+        st.caption(tr("pretrained.apple_caption", word=APPLE_WORD, a=md(APPLE_TEXTS[0]), b=md(APPLE_TEXTS[1]),
+                      first=f"{cosine[0]:.4f}", last=f"{cosine[-1]:.4f}"))
+
+    sections("msection", {"pretrained.tab_sentence": sentence_part, "pretrained.tab_apple": apple_part})
+
+
+def step_page() -> None:
+    view = model_view()
+    if view is None:
+        return
+    st.caption(tr("pretrained.step_scope"))
+    left, middle, right = st.columns(3)
+    layer = dependent_index(left.selectbox, tr("common.layer"), view.n_layers, "mlayer",
+                            format_func=lambda i: str(i + 1))
+    head = dependent_index(middle.selectbox, tr("common.head"), view.n_heads, "mhead",
+                           format_func=lambda h: str(h + 1))
+    query = dependent_index(right.selectbox, tr("step.query_token"), len(view.pieces), "mquery",
+                            format_func=lambda i: f"{i}:{view.labels[i]}")
+    step = head_step(view, layer, head, query)
+    keys = figures.token_labels(view.labels)
+    st.dataframe({tr("step.col_key"): [f"{j}:{label}" for j, label in enumerate(view.labels)],
+                  tr("step.col_score"): step.scores.round(4), tr("step.col_scaled", scale=step.scale):
+                  step.scaled.round(4), tr("step.col_weight"): step.weights.round(4),
+                  tr("pretrained.col_reported"): step.reported.round(4)},
+                 hide_index=True, key="step.minilm_scores")
+    chart(figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=tr("axis.key_cols")),
+          key="step.minilm_weights")
+    st.caption(tr("pretrained.step_caption", d_k=step.q.shape[0], query=md(keys[query]), layer=layer + 1,
+                  h=head + 1))
+    if step.difference < 1e-4:
+        st.success(tr("pretrained.step_check", diff=f"{step.difference:.1e}"), icon=":material/check_circle:")
+    else:
+        st.error(tr("pretrained.step_check", diff=f"{step.difference:.1e}"))

@@ -1,0 +1,124 @@
+"""What the pages show of a pretrained encoder (MiniLM) and of our translator's encoder read the same way,
+as plain data from an `EncoderView`: one layer's heads with or without [CLS]/[SEP], how much attention
+lands on them, both models' heads on one colour scale, the coreference sentence head by head, learned
+against sinusoidal positions, and one head's attention redone from its captured Q and K."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from viz_model.model.positional import sinusoidal_encoding
+from viz_model.model.pretrained import EncoderView
+
+MODELS = ("translator", "minilm")                    # the sidebar's picker; the URL says ?model=minilm
+APPLE_WORD, APPLE_TEXTS = "apple", ("an apple and an orange", "an apple phone")
+COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
+COREFERENCE_PRONOUN, COREFERENCE_TARGETS = "it", ("animal", "street")
+ENGLISH_EXAMPLE = COREFERENCE_SENTENCE
+POSITIONS_SHOWN = 40
+
+# Han characters, kana, hangul and full-width punctuation: text a WordPiece English vocabulary mostly reads
+# as [UNK].
+_CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
+def reads_english(text: str) -> bool:
+    """False when the text holds CJK characters, which MiniLM's English vocabulary cannot read."""
+    return _CJK.search(text) is None
+
+
+def shown_attention(view: EncoderView, hide_special: bool) -> tuple[list[str], np.ndarray]:
+    """(labels, attention (L, H, S, S)) as drawn: all pieces, or without [CLS]/[SEP] and rows renormalised.
+    With nothing but special pieces (an empty text) the special pieces stay."""
+    if hide_special and (~view.special).any():
+        return view.without_special()
+    return list(view.labels), view.attention
+
+
+def special_share(view: EncoderView) -> float:
+    """The share of all attention (every layer, head and query, each row summing to 1) that lands on the
+    special pieces ([CLS], [SEP]): how much hiding them takes away."""
+    return float(view.attention[..., view.special].sum(-1).mean()) if view.special.any() else 0.0
+
+
+def common_range(*matrices: np.ndarray) -> tuple[float, float]:
+    """One colour scale, 0 to the largest weight of all, for panels drawn in separate figures."""
+    return 0.0, float(max((m.max() for m in matrices if m.size), default=1.0)) or 1.0
+
+
+@dataclass
+class Coreference:
+    """Weight from the pronoun to each target word in every layer and head: (targets, L, H)."""
+
+    pronoun: str
+    targets: tuple[str, ...]
+    weights: np.ndarray
+
+    def votes(self) -> dict[str, int]:
+        """How many heads give the most weight to each target."""
+        best = self.weights.argmax(axis=0).ravel()
+        return {t: int((best == i).sum()) for i, t in enumerate(self.targets)}
+
+
+def coreference(view: EncoderView, pronoun: str = COREFERENCE_PRONOUN,
+                targets: tuple[str, ...] = COREFERENCE_TARGETS) -> Coreference | None:
+    """The pronoun's weights to the targets (first occurrences) in every layer × head; None when one of the
+    words is not a single piece of the text."""
+    found = [view.piece_positions(word) for word in (pronoun, *targets)]
+    if not all(found):
+        return None
+    query, keys = found[0][0], [positions[0] for positions in found[1:]]
+    weights = view.attention[:, :, query, :][:, :, keys]               # (L, H, targets)
+    return Coreference(pronoun, tuple(targets), np.moveaxis(weights, -1, 0))
+
+
+def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
+    """(n, n) cosine similarity between the rows of `vectors`."""
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    unit = vectors / np.where(norms > 0, norms, 1.0)
+    return unit @ unit.T
+
+
+@dataclass
+class PositionComparison:
+    """Learned position vectors beside the sinusoid, for the first n positions."""
+
+    learned: np.ndarray          # (n, d) the model's position table
+    sinusoid: np.ndarray         # (n, d) sinusoidal encoding at the same width
+    cosines: np.ndarray          # (2, n, n) cosine between positions: learned, sinusoidal
+
+
+def compare_positions(learned: np.ndarray) -> PositionComparison:
+    sinusoid = sinusoidal_encoding(learned.shape[0], learned.shape[1])
+    return PositionComparison(learned, sinusoid, np.stack([cosine_matrix(learned), cosine_matrix(sinusoid)]))
+
+
+@dataclass
+class HeadStep:
+    """One query's attention in one head, redone from the model's captured Q and K."""
+
+    q: np.ndarray            # (d_k,)
+    k: np.ndarray            # (S, d_k)
+    scores: np.ndarray       # (S,) q · k_j
+    scaled: np.ndarray       # (S,) ÷ √d_k
+    weights: np.ndarray      # (S,) softmax
+    reported: np.ndarray     # (S,) the model's own attention row (output_attentions)
+    z: np.ndarray            # (d_k,) Σ weights · v
+    scale: float             # √d_k
+
+    @property
+    def difference(self) -> float:
+        return float(np.abs(self.weights - self.reported).max())
+
+
+def head_step(view: EncoderView, layer: int, head: int, query: int) -> HeadStep:
+    """softmax(q·Kᵀ/√d_k) for one query of one head, beside the attention the model reported."""
+    q, k, v = view.q[layer, head, query], view.k[layer, head], view.v[layer, head]
+    scale = float(np.sqrt(q.shape[-1]))
+    scores = k @ q
+    scaled = scores / scale
+    weights = np.exp(scaled - scaled.max())
+    weights /= weights.sum()
+    return HeadStep(q, k, scores, scaled, weights, view.attention[layer, head, query], weights @ v, scale)
