@@ -2,7 +2,6 @@
 imported in a fresh interpreter (every module of it), and what it pulled in is read from sys.modules, so an
 import hidden inside a function body or a chain of imports counts too once the module is loaded."""
 import json
-import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +22,13 @@ FORBIDDEN = {
 
 
 def modules(subpackage: str) -> list[str]:
-    path = ROOT / "viz_model" / subpackage
-    return [f"viz_model.{subpackage}"] + [f"viz_model.{subpackage}.{m.name}"
-                                          for m in pkgutil.iter_modules([str(path)]) if m.name != "__main__"]
+    """The subpackage and every module in it, those of packages nested in it (corpus.grammar) too."""
+    names = []
+    for file in sorted((ROOT / "viz_model" / subpackage).rglob("*.py")):
+        parts = file.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] != "__main__":
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
 
 
 def loaded_after_importing(names: list[str]) -> list[str]:

@@ -1,6 +1,7 @@
 """The training corpus: a synchronous English–Chinese grammar, an everyday lexicon, a phrasebook.
 
-- `grammar.py`: the core grammar (course sentences, arithmetic, ambiguous words, ~550 words) and the splits.
+- `grammar/`: the core grammar (course sentences, arithmetic, ambiguous words, ~550 words) and the splits,
+  one module per part (word tables, noun phrases, clauses, the sentence rules, generation, splits).
 - `words.py`: the frequency-ranked everyday lexicon, read from `assets/corpus/words.tsv`.
 - `everyday.py`: templates that put every lexicon word into everyday constructions, and coreference pairs.
 - `phrasebook.py`: hand-written everyday pairs; `evalset.py`: the everyday evaluation set kept out of them.

@@ -1,6 +1,6 @@
 """Everyday constructions over the frequency-ranked lexicon (`words.py`).
 
-The core grammar (`grammar.py`) knows ~550 hand-picked words in carefully bijective patterns. These
+The core grammar (the `grammar` package) knows ~550 hand-picked words in carefully bijective patterns. These
 templates put every word of the everyday lexicon into short sentences people actually say: "This is a N",
 "Where is the N?", "I can V the N", "She didn't V it", "The N is too ADJ", "X is ADJ-er than Y", "There is
 a N in the room", "How many Ns do you have?", and the coreference pairs that make the textbook picture of
