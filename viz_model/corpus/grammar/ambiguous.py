@@ -6,9 +6,9 @@ import random
 
 from .be_sentences import _adj_clause
 from .clauses import STMT_MODES, VP, _punct, _time, clause
-from .noun_phrases import _a, np_, place_ph, random_np, random_subject
+from .noun_phrases import det_phrase, np_, place_ph, random_np, random_subject
 from .phrases import Ph, Z, ph
-from .tables import INSTRUMENTS, LIGHT_THINGS, MONEY, POSSESSORS, PRONOUNS, SPORTS, TIME, WATCHABLE
+from .tables import INSTRUMENTS, LIGHT_THINGS, MONEY, PRONOUNS, SPORTS, TIME, WATCHABLE
 
 
 def _fliers(rng: random.Random) -> tuple[Ph, str, tuple]:
@@ -72,14 +72,7 @@ def t_bat_sport(rng: random.Random):
     adj = rng.choice([None, None, ("new", "新", [], "direct"), ("old", "旧", [], "direct")])
     bat_en = ("bat" if adj is None else f"{adj[0]} bat")
     bat_zh = ("球拍" if adj is None else f"{adj[1]} 球拍")
-    if det == "a":
-        bat = ph(f"{_a(bat_en)} {bat_en}", f"一 个 {bat_zh}")
-    elif det == "the":
-        bat = ph(f"the {bat_en}", bat_zh)
-    elif det in ("this", "that"):
-        bat = ph(f"{det} {bat_en}", f"{'这' if det == 'this' else '那'} 个 {bat_zh}")
-    else:
-        bat = ph(f"{det} {bat_en}", f"{dict(POSSESSORS)[det]} 的 {bat_zh}")
+    bat = det_phrase(det, bat_en, bat_zh, "个")
     bat = Ph(bat.en, bat.zh, (("bat", "球拍"),))
     subj, agr = random_subject(rng)
     r = rng.random()

@@ -122,16 +122,9 @@ def t_location(rng: random.Random):
     det = rng.choice(["the", "the", "my", "your", "his", "her", "this", "that", "these", "those"])
     subj, agr = np_(noun, det)
     if rng.random() < 0.2:
-        return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
+        return _where(subj, agr)
     loc = place_ph(*rng.choice(_locations_for(noun)))
-    mode = rng.choice(STMT_MODES)
-    if mode == "stmt":
-        p = subj + E(be(agr)) + Z("在") + loc
-    elif mode == "neg":
-        p = subj + E(be_not(agr)) + Z("不 在") + loc
-    else:
-        p = E(be(agr)) + subj + Z("在") + loc + Z("吗")
-    return _punct(p, mode), {"stmt": "daily life", "neg": "negation", "q": "question"}[mode]
+    return _is_at(subj, agr, loc, rng.choice(STMT_MODES), "daily life")
 
 
 def t_person_at(rng: random.Random):
@@ -143,14 +136,24 @@ def t_person_at(rng: random.Random):
     if mode == "q" and subj.en == ("i",):
         return None
     if rng.random() < 0.15 and subj.en != ("i",):
-        return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
+        return _where(subj, agr)
+    return _is_at(subj, agr, loc, mode, "places")
+
+
+def _where(subj: Ph, agr: str):
+    """"where is S ?" ↔ S在哪里？"""
+    return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
+
+
+def _is_at(subj: Ph, agr: str, loc: Ph, mode: str, topic: str):
+    """"S is at L" ↔ S在L, "S isn't at L" ↔ S不在L, "is S at L ?" ↔ S在L吗？, with the pair's topic."""
     if mode == "stmt":
         p = subj + E(be(agr)) + Z("在") + loc
     elif mode == "neg":
         p = subj + E(be_not(agr)) + Z("不 在") + loc
     else:
         p = E(be(agr)) + subj + Z("在") + loc + Z("吗")
-    return _punct(p, mode), {"stmt": "places", "neg": "negation", "q": "question"}[mode]
+    return _punct(p, mode), {"stmt": topic, "neg": "negation", "q": "question"}[mode]
 
 
 def t_there_is(rng: random.Random):

@@ -67,21 +67,24 @@ def np_(noun: str, det: str, adj=None, count: int = 0) -> tuple[Ph, str]:
         en_noun = f"{a_en} {en_noun}"
         zh = f"{a_zh} {zh}"
         amb = _adj_amb(a_en, a_pred) + amb
-    first = en_noun.split()[0]
-    if det == "a":
-        p = ph(f"{_a(first)} {en_noun}", f"一 {mw} {zh}")
-    elif det == "the":
-        p = ph(f"the {en_noun}", zh)
-    elif det in ("this", "that"):
-        p = ph(f"{det} {en_noun}", f"{'这' if det == 'this' else '那'} {mw} {zh}")
-    elif det in ("these", "those"):
-        p = ph(f"{det} {en_noun}", f"{'这些' if det == 'these' else '那些'} {zh}")
-    elif det == "num":
-        p = ph(f"{EN_NUMBERS[count]} {en_noun}", f"{COUNT_ZH[count]} {mw} {zh}")
-    else:
-        poss_zh = dict(POSSESSORS)[det]
-        p = ph(f"{det} {en_noun}", f"{poss_zh} 的 {zh}")
+    p = det_phrase(det, en_noun, zh, mw, count)
     return Ph(p.en, p.zh, amb), ("pl" if plural else "3s")
+
+
+def det_phrase(det: str, en_noun: str, zh: str, mw: str, count: int = 0) -> Ph:
+    """A determiner and its noun in both languages: "a N" ↔ 一 + measure word + N, "the N" ↔ N, "this N" ↔
+    这 + measure word + N, "these Ns" ↔ 这些 N, "three Ns" ↔ 三 + measure word + N, "my N" ↔ 我 的 N."""
+    if det == "a":
+        return ph(f"{_a(en_noun)} {en_noun}", f"一 {mw} {zh}")
+    if det == "the":
+        return ph(f"the {en_noun}", zh)
+    if det in ("this", "that"):
+        return ph(f"{det} {en_noun}", f"{'这' if det == 'this' else '那'} {mw} {zh}")
+    if det in ("these", "those"):
+        return ph(f"{det} {en_noun}", f"{'这些' if det == 'these' else '那些'} {zh}")
+    if det == "num":
+        return ph(f"{EN_NUMBERS[count]} {en_noun}", f"{COUNT_ZH[count]} {mw} {zh}")
+    return ph(f"{det} {en_noun}", f"{dict(POSSESSORS)[det]} 的 {zh}")
 
 
 def drink_np(drink: str, det: str, count: int = 0) -> Ph:
