@@ -88,13 +88,7 @@ def t_be_noun(rng: random.Random):
             return None
         else:
             o = np_(noun, "a")[0]
-        if mode == "stmt":
-            p = subj + E(be(agr)) + Z("是") + o
-        elif mode == "neg":
-            p = subj + E(be_not(agr)) + Z("不 是") + o
-        else:
-            p = E(be(agr)) + subj + Z("是") + o + Z("吗")
-        return _punct(p, mode), {"stmt": "daily life", "neg": "negation", "q": "question"}[mode]
+        return _be(subj, agr, "是", o, mode, "daily life")
     # "this is a cat" / "that is my phone" / "these are my books"
     noun = rng.choice([n for n in NOUN if NOUN[n][4] in ("animal", "object", "food", "brand")])
     plural = rng.random() < 0.25
@@ -104,14 +98,7 @@ def t_be_noun(rng: random.Random):
     o, _ = np_(noun, det if not plural or det != "num" else "num", count=rng.randint(2, 10))
     if plural and det != "num":
         o = ph(f"{det} {NOUN[noun][1]}", f"{dict(POSSESSORS)[det]} 的 {NOUN[noun][2]}", _noun_amb(noun))
-    verb_en = "are" if plural else "is"
-    if mode == "stmt":
-        p = ph(demo_en, demo_zh) + E(verb_en) + Z("是") + o
-    elif mode == "neg":
-        p = ph(demo_en, demo_zh) + E(verb_en + "n't") + Z("不 是") + o
-    else:
-        p = E(verb_en) + ph(demo_en, demo_zh) + Z("是") + o + Z("吗")
-    return _punct(p, mode), {"stmt": "daily life", "neg": "negation", "q": "question"}[mode]
+    return _be(ph(demo_en, demo_zh), "pl" if plural else "3s", "是", o, mode, "daily life")
 
 
 def t_location(rng: random.Random):
@@ -124,7 +111,7 @@ def t_location(rng: random.Random):
     if rng.random() < 0.2:
         return _where(subj, agr)
     loc = place_ph(*rng.choice(_locations_for(noun)))
-    return _is_at(subj, agr, loc, rng.choice(STMT_MODES), "daily life")
+    return _be(subj, agr, "在", loc, rng.choice(STMT_MODES), "daily life")
 
 
 def t_person_at(rng: random.Random):
@@ -137,7 +124,7 @@ def t_person_at(rng: random.Random):
         return None
     if rng.random() < 0.15 and subj.en != ("i",):
         return _where(subj, agr)
-    return _is_at(subj, agr, loc, mode, "places")
+    return _be(subj, agr, "在", loc, mode, "places")
 
 
 def _where(subj: Ph, agr: str):
@@ -145,14 +132,15 @@ def _where(subj: Ph, agr: str):
     return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
 
 
-def _is_at(subj: Ph, agr: str, loc: Ph, mode: str, topic: str):
-    """"S is at L" ↔ S在L, "S isn't at L" ↔ S不在L, "is S at L ?" ↔ S在L吗？, with the pair's topic."""
+def _be(subj: Ph, agr: str, zh_be: str, rest: Ph, mode: str, topic: str):
+    """"S is X", Chinese 是 before a noun (我是一个学生) or 在 before a place (猫在厨房里); negated ("S isn't X" ↔
+    S不是X / S不在X) or asked ("is S X ?" ↔ S是X吗？); with the pair's topic."""
     if mode == "stmt":
-        p = subj + E(be(agr)) + Z("在") + loc
+        p = subj + E(be(agr)) + Z(zh_be) + rest
     elif mode == "neg":
-        p = subj + E(be_not(agr)) + Z("不 在") + loc
+        p = subj + E(be_not(agr)) + Z(f"不 {zh_be}") + rest
     else:
-        p = E(be(agr)) + subj + Z("在") + loc + Z("吗")
+        p = E(be(agr)) + subj + Z(zh_be) + rest + Z("吗")
     return _punct(p, mode), {"stmt": topic, "neg": "negation", "q": "question"}[mode]
 
 
