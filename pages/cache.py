@@ -73,9 +73,7 @@ def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
     """Beam search + trace of one sentence, cached per (model, text, direction, search settings). The sidebar
     uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
     cache, so its default view is the sidebar's translation, not a second search."""
-    full_length = translator().config.max_len
-    return _translate(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
-                      min(int(max_len or full_length), full_length), prefix)
+    return _translate(*_search_key(text, direction, beam_width, length_penalty, max_len, prefix))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
@@ -90,9 +88,15 @@ def search(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
            prefix: str = "") -> SearchRecord:
     """The beam search alone, no trace (Translator.search), cached like `translate`: for a view that shows
     the search and not the attention."""
+    return _search(*_search_key(text, direction, beam_width, length_penalty, max_len, prefix))
+
+
+def _search_key(text: str, direction: str, beam_width, length_penalty, max_len: int | None, prefix: str) -> tuple:
+    """The arguments of a cached search: the model's directory and the settings in one form (numbers as int and
+    float, the length capped at the model's), so equal settings share one cache entry."""
     full_length = translator().config.max_len
-    return _search(str(model_dir()), text, direction, int(beam_width), float(length_penalty),
-                   min(int(max_len or full_length), full_length), prefix)
+    return (str(model_dir()), text, direction, int(beam_width), float(length_penalty),
+            min(int(max_len or full_length), full_length), prefix)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
