@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view
+from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
 from pages.controls import catalogue_labels, choice, dependent_index
 from pages.state import sentence, tr, use_sentence
 from pages.widgets import chart, md, sections
@@ -41,16 +41,22 @@ def show_pretrained_error(err: PretrainedError) -> None:
              + tr("pretrained.error", path=md(err.path), problem=md(err.problem)), icon=":material/error:")
 
 
+def or_message(compute):
+    """compute(), or None after the friendly message when the pretrained model cannot be loaded."""
+    try:
+        return compute()
+    except PretrainedError as err:
+        show_pretrained_error(err)
+        return None
+
+
 def model_view() -> EncoderView | None:
     """The pretrained encoder's view of the sidebar's sentence, or None after one line saying why there is
     none: the model cannot be loaded, the text is empty, or it is not English (with an English example)."""
     text, _ = sentence()
-    try:
-        pretrained()
-    except PretrainedError as err:
-        show_pretrained_error(err)
+    if or_message(pretrained) is None:
         return None
-    if not text.strip():
+    if translator().is_empty(text):
         st.info(tr("common.empty_prompt"), icon=":material/keyboard:")
         return None
     if not reads_english(text):
@@ -82,8 +88,7 @@ def tokens_page() -> None:
         st.caption(tr("pretrained.pieces_caption"))
 
     def vectors_part() -> None:
-        layer = dependent_index(st.select_slider, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
-                                format_func=layer_name)
+        layer = layer_slider(view)
         chart(figures.heatmaps(view.hidden_states[layer], labels, [str(j) for j in range(view.embeddings.shape[1])],
                                y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
                                value_name=tr("tokens.value_vector"), signed=True, show_values=False),
@@ -94,16 +99,20 @@ def tokens_page() -> None:
     st.caption(tr("pretrained.tokens_translator_only"))
 
 
+def layer_slider(view: EncoderView) -> int:
+    """Which vectors: the input (0) or the output of a layer (1..L), in the URL parameter "vlayer"."""
+    return dependent_index(st.segmented_control, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
+                           format_func=layer_name)
+
+
 def layer_name(layer: int) -> str:
     """Hidden state `layer`: 0 is the input (embeddings), then the output of each layer."""
     return tr("pretrained.input") if layer == 0 else tr("pretrained.after_layer", layer=layer)
 
 
 def positional_page() -> None:
-    try:
-        compared = pretrained_positions()
-    except PretrainedError as err:
-        show_pretrained_error(err)
+    compared = or_message(pretrained_positions)
+    if compared is None:
         return
     n, d = compared.learned.shape
     st.info(tr("pretrained.learned_vs_fixed", d=d), icon=":material/info:")
@@ -111,7 +120,8 @@ def positional_page() -> None:
     chart(figures.heatmaps(compared.learned, positions, [str(j) for j in range(d)],
                            y_title=tr("positional.axis_position_rows"), x_title=tr("axis.dimension"),
                            value_name=tr("positional.value_pe"), signed=True, show_values=False,
-                           title=tr("pretrained.learned_table", n=n)), key="positional.minilm_table")
+                           zrange=(-compared.colour_limit, compared.colour_limit),
+                           title=tr("pretrained.learned_table", n=n - 1)), key="positional.minilm_table")
     chart(figures.heatmaps(compared.cosines, positions, positions, y_title=tr("positional.axis_query_position"),
                            x_title=tr("positional.axis_key_position"), value_name=tr("pretrained.value_cosine"),
                            signed=True, show_values=False,
@@ -125,8 +135,7 @@ def similarity_page() -> None:
         view = model_view()
         if view is None:
             return
-        layer = dependent_index(st.select_slider, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
-                                format_func=layer_name)
+        layer = layer_slider(view)
         vectors = view.hidden_states[layer]
         labels = figures.token_labels(view.labels)
         chart(figures.heatmaps(similarity_matrices(vectors, vectors).matrix("cosine"), labels, labels,
@@ -135,10 +144,8 @@ def similarity_page() -> None:
         st.caption(tr("pretrained.similarity_caption", layer=layer_name(layer)))
 
     def apple_part() -> None:
-        try:
-            cosine = apple_contrast()
-        except PretrainedError as err:
-            show_pretrained_error(err)
+        cosine = or_message(apple_contrast)
+        if cosine is None:
             return
         steps = [layer_name(i) for i in range(len(cosine))]
         chart(figures.bar_chart(steps, cosine, x_title=tr("pretrained.value_cosine"), y_title=tr("common.layer"),

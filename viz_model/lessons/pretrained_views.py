@@ -89,6 +89,13 @@ class PositionComparison:
     sinusoid: np.ndarray         # (n, d) sinusoidal encoding at the same width
     cosines: np.ndarray          # (2, n, n) cosine between positions: learned, sinusoidal
 
+    @property
+    def colour_limit(self) -> float:
+        """A few dimensions of a learned table are far larger than the rest (outlier features): a colour
+        scale to ±their maximum would leave every other cell white. The 99th percentile of |value| instead
+        (the outliers saturate)."""
+        return float(np.percentile(np.abs(self.learned), 99)) or 1.0
+
 
 def compare_positions(learned: np.ndarray) -> PositionComparison:
     sinusoid = sinusoidal_encoding(learned.shape[0], learned.shape[1])

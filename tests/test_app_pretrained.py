@@ -1,0 +1,183 @@
+"""MiniLM picked in the sidebar (?model=minilm): every page in both languages survives the default, an
+English, a Chinese, an empty and a sample of hostile sentences; the numbers on the pages equal transformers'
+own output_attentions / hidden states; the URL keeps a stable ?model=minilm; a bad model directory gives
+one friendly message. A tiny random BERT (built from a config, no download) runs through the same pages."""
+import os
+
+import numpy as np
+import pytest
+
+from pages.cache import PRETRAINED_DIR_ENV
+from pages.frame import PAGES
+from pages.i18n import t
+from tests.app_harness import all_text, errors, figure, heatmap_panels, open_app, translator
+from tests.hostile_inputs import hostile
+from tests.test_pretrained_views import reference, tiny_bert_directory
+from viz_model.lessons.pretrained_views import COREFERENCE_SENTENCE, ENGLISH_EXAMPLE
+from viz_model.model.pretrained import PretrainedEncoder, minilm_path
+
+PAGE_FILES = [p.file for p in PAGES]
+ENGLISH = "The quick brown fox jumps over the lazy dog."
+INPUTS = {"default": None, "english": ENGLISH, "chinese": "我看见了一把锯子。", "empty": "   ",
+          **{h: hostile(h).text for h in ("len_5000", "html_script", "emoji", "markdown", "nul", "fullwidth")}}
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return PretrainedEncoder.load(minilm_path())
+
+
+@pytest.fixture
+def pretrained_dir():
+    """Point the app at another encoder directory for one test."""
+    def use(path):
+        os.environ[PRETRAINED_DIR_ENV] = str(path)
+    yield use
+    os.environ.pop(PRETRAINED_DIR_ENV, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", PAGE_FILES)
+def test_every_page_with_minilm_survives_every_input(page, lang):
+    failures = {}
+    for name, text in INPUTS.items():
+        at = open_app(page, text=text, lang=lang, model="minilm")
+        if errors(at):
+            failures[name] = errors(at)[0][:300]
+        assert at.session_state["model"] == "minilm"
+    assert failures == {}
+
+
+@pytest.mark.parametrize("page", ["pages/attention.py", "pages/tokens.py", "pages/similarity.py",
+                                  "pages/step_by_step.py"])
+def test_a_chinese_sentence_says_minilm_reads_english_with_an_english_example(page):
+    at = open_app(page, text="我看见了一把锯子。", direction="zh2en", model="minilm")
+    if page == "pages/similarity.py":                     # the sentence section is the first one
+        assert errors(at) == []
+    assert t("pretrained.english_only", "en") in all_text(at)
+    at.button(key="pretrained.english_example").click().run()
+    assert errors(at) == [] and at.session_state["text"] == ENGLISH_EXAMPLE
+    assert t("pretrained.english_only", "en") not in all_text(at)
+
+
+def test_attention_heads_equal_output_attentions(minilm):
+    _, attention, _ = reference(minilm, ENGLISH)
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm")
+    at.session_state["mlayer"], at.session_state["mhead"] = 4, 7
+    at.run()
+    head, mean = heatmap_panels(figure(at, "attention.minilm_heads"))
+    np.testing.assert_allclose(head, attention[4, 7], atol=1e-5)
+    np.testing.assert_allclose(mean, attention[4].mean(0), atol=1e-5)
+    at.toggle(key="hide").set_value(True).run()
+    words = slice(1, -1)                                     # [CLS] first, [SEP] last
+    kept = attention[4, 7][words, words]
+    np.testing.assert_allclose(heatmap_panels(figure(at, "attention.minilm_heads"))[0],
+                               kept / kept.sum(-1, keepdims=True), atol=1e-5)
+    assert at.session_state["hide"] is True and errors(at) == []
+
+
+def test_the_grid_shows_all_six_by_twelve_heads(minilm):
+    _, attention, _ = reference(minilm, ENGLISH)
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
+    panels = heatmap_panels(figure(at, "attention.minilm_grid"))
+    assert len(panels) == 72
+    np.testing.assert_allclose(np.stack(panels), attention.reshape(72, *attention.shape[2:]), atol=1e-5)
+
+
+def test_side_by_side_on_one_colour_scale(minilm):
+    _, attention, _ = reference(minilm, ENGLISH)
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="side")
+    at.session_state["olayer"], at.session_state["ohead"], at.session_state["mlayer"] = 1, 2, 3
+    at.run()
+    ours_fig, theirs_fig = figure(at, "attention.side_ours"), figure(at, "attention.side_minilm")
+    ours = translator().translate(ENGLISH, "en2zh").trace.attention("encoder_self", 1).weights[2]
+    np.testing.assert_allclose(heatmap_panels(ours_fig)[0], ours, atol=1e-5)
+    np.testing.assert_allclose(heatmap_panels(theirs_fig)[0], attention[3, 0], atol=1e-5)
+    top = max(ours.max(), attention[3, 0].max())
+    for fig in (ours_fig, theirs_fig):
+        assert fig["layout"]["coloraxis"]["cmin"] == 0
+        assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(top, rel=1e-5)
+
+
+def test_coreference_head_by_head(minilm):
+    pieces, attention, _ = reference(minilm, COREFERENCE_SENTENCE)
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="pronoun")
+    to_animal, to_street = heatmap_panels(figure(at, "attention.minilm_coreference"))
+    it = pieces.index("it")
+    np.testing.assert_allclose(to_animal, attention[:, :, it, pieces.index("animal")], atol=1e-5)
+    np.testing.assert_allclose(to_street, attention[:, :, it, pieces.index("street")], atol=1e-5)
+
+
+def test_step_by_step_from_q_and_k_equals_output_attentions(minilm):
+    _, attention, _ = reference(minilm, ENGLISH)
+    at = open_app("pages/step_by_step.py", text=ENGLISH, model="minilm")
+    at.session_state["mlayer"], at.session_state["mhead"], at.session_state["mquery"] = 2, 5, 3
+    at.run()
+    table = at.dataframe[0].value
+    np.testing.assert_allclose(table[t("step.col_weight", "en")].to_numpy(), attention[2, 5, 3], atol=1e-4)
+    assert len(at.success) == 1 and errors(at) == []
+
+
+def test_similarity_vectors_and_apple_contrast(minilm):
+    _, _, hidden = reference(minilm, ENGLISH)
+    at = open_app("pages/similarity.py", text=ENGLISH, model="minilm")
+    at.session_state["vlayer"] = 6
+    at.run()
+    unit = hidden[6] / np.linalg.norm(hidden[6], axis=-1, keepdims=True)
+    np.testing.assert_allclose(heatmap_panels(figure(at, "similarity.minilm_cosine"))[0], unit @ unit.T, atol=1e-4)
+    at.session_state["msection"] = "pretrained.tab_apple"
+    at.run()
+    bars = figure(at, "similarity.minilm_apple")["data"][0]
+    from tests.app_harness import decode
+    cosine = decode(bars["x"])
+    assert cosine[0] == pytest.approx(1.0, abs=1e-5) and (cosine[1:] < 0.999).all()
+
+
+def test_positions_are_the_learned_table(minilm):
+    at = open_app("pages/positional.py", model="minilm")
+    table = heatmap_panels(figure(at, "positional.minilm_table"))[0]
+    np.testing.assert_allclose(table, minilm.model.embeddings.position_embeddings.weight[:40].detach().numpy(),
+                               atol=1e-6)
+    assert t("pretrained.learned_vs_fixed", "en", d=384)[:40] in all_text(at)
+
+
+@pytest.mark.parametrize("page", ["pages/beam_search.py", "pages/metrics.py"])
+def test_beam_search_and_metrics_stay_on_our_translator(page):
+    at = open_app(page, text=ENGLISH, model="minilm")
+    assert errors(at) == []
+    section = page.split("/")[1].split(".")[0].replace("_search", "")
+    assert t("pretrained.translator_only", "en", page=t(f"{section}.title", "en")) in all_text(at)
+
+
+def test_the_url_round_trip_of_the_model():
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm")
+    assert at.session_state["model"] == "minilm" and at.query_params["model"] == "minilm"
+    at.radio(key="model").set_value("translator").run()
+    assert "model" not in at.query_params and errors(at) == []
+    at.radio(key="model").set_value("minilm").run()
+    assert at.query_params["model"] == "minilm"
+    at.switch_page("pages/tokens.py").run()                  # the sidebar's choice follows the reader
+    assert at.session_state["model"] == "minilm" and at.query_params["model"] == "minilm"
+    at = open_app("pages/attention.py", text=ENGLISH, lang="zh", model=t("pretrained.model_minilm", "zh"))
+    assert at.session_state["model"] == "minilm" and at.query_params["model"] == "minilm"
+    at = open_app("pages/attention.py", text=ENGLISH, model="gpt-5")
+    assert at.session_state["model"] == "translator" and errors(at) == []
+
+
+def test_a_bad_model_directory_gives_one_friendly_message(pretrained_dir, tmp_path):
+    for path, problem in [(tmp_path / "missing", "no such directory"), (tmp_path, "no config.json")]:
+        pretrained_dir(path)
+        for page in ("pages/attention.py", "pages/positional.py"):
+            at = open_app(page, text=ENGLISH, model="minilm")
+            assert errors(at) == [] and len(at.error) == 1
+            shown = at.error[0].value.replace("\\", "")         # Markdown escapes taken off
+            assert str(path) in shown and problem in shown
+
+
+def test_a_tiny_random_bert_runs_through_every_page(pretrained_dir, tmp_path):
+    pretrained_dir(tiny_bert_directory(tmp_path))
+    for page in PAGE_FILES:
+        at = open_app(page, text=ENGLISH, model="minilm")
+        assert errors(at) == [], page
+    at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
+    assert len(heatmap_panels(figure(at, "attention.minilm_grid"))) == 2 * 4

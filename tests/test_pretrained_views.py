@@ -1,0 +1,140 @@
+"""What the pages show of a pretrained encoder (viz_model.lessons.pretrained_views), checked against
+transformers' own output_attentions / hidden states and against plain loops: a tiny random BERT built from
+a config (no download) and the real MiniLM."""
+import numpy as np
+import pytest
+
+from viz_model.lessons.pretrained_views import (
+    APPLE_TEXTS,
+    COREFERENCE_SENTENCE,
+    common_range,
+    compare_positions,
+    coreference,
+    cosine_matrix,
+    head_step,
+    reads_english,
+    shown_attention,
+    special_share,
+)
+from viz_model.model.pretrained import PretrainedEncoder, minilm_path
+
+TEXT = "The animal didn't cross the street because it was too tired."
+
+
+def tiny_bert_directory(directory):
+    """A randomly initialised 2-layer, 4-head BERT with MiniLM's vocabulary, saved in `directory`."""
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=64, max_position_embeddings=128)
+    BertModel(config).save_pretrained(directory)
+    AutoTokenizer.from_pretrained(minilm_path()).save_pretrained(directory)
+    return directory
+
+
+@pytest.fixture(scope="module", params=["tiny_bert", "minilm"])
+def model(request, tmp_path_factory):
+    if request.param == "minilm":
+        return PretrainedEncoder.load(minilm_path(), name="MiniLM")
+    return PretrainedEncoder.load(tiny_bert_directory(tmp_path_factory.mktemp("tiny-bert")), name="tiny")
+
+
+def reference(model: PretrainedEncoder, text: str):
+    """(pieces, attentions (L, H, S, S), hidden states (L + 1, S, d)) straight from transformers."""
+    import torch
+    encoded = model.tokenizer(text, return_tensors="pt")
+    with torch.inference_mode():
+        out = model.model(**encoded, output_attentions=True, output_hidden_states=True)
+    pieces = model.tokenizer.convert_ids_to_tokens(encoded["input_ids"][0].tolist())
+    return (pieces, np.stack([a[0].numpy() for a in out.attentions]),
+            np.stack([h[0].numpy() for h in out.hidden_states]))
+
+
+def test_hidden_special_pieces_renormalise_the_rows(model):
+    pieces, attention, _ = reference(model, TEXT)
+    labels, weights = shown_attention(model.view(TEXT), hide_special=True)
+    words = [i for i, p in enumerate(pieces) if p not in ("[CLS]", "[SEP]")]
+    assert len(labels) == len(words) and "[CLS]" not in labels
+    for i, row in enumerate(words):
+        for j, col in enumerate(words):
+            expected = attention[:, :, row, col] / attention[:, :, row, words].sum(-1)
+            np.testing.assert_allclose(weights[:, :, i, j], expected, atol=1e-5)
+    labels, weights = shown_attention(model.view(TEXT), hide_special=False)
+    assert labels[0] == "[CLS]"
+    np.testing.assert_allclose(weights, attention, atol=1e-5)
+
+
+def test_an_empty_text_keeps_its_special_pieces(model):
+    labels, weights = shown_attention(model.view(""), hide_special=True)
+    assert labels == ["[CLS]", "[SEP]"] and weights.shape[-1] == 2
+
+
+def test_special_share_is_the_mean_weight_on_cls_and_sep(model):
+    pieces, attention, _ = reference(model, TEXT)
+    special = [i for i, p in enumerate(pieces) if p in ("[CLS]", "[SEP]")]
+    L, H, S, _ = attention.shape
+    total = sum(attention[layer, head, q, k] for layer in range(L) for head in range(H) for q in range(S)
+                for k in special)
+    assert special_share(model.view(TEXT)) == pytest.approx(total / (L * H * S), abs=1e-5)
+
+
+def test_coreference_reads_it_to_animal_and_street_in_every_head(model):
+    pieces, attention, _ = reference(model, COREFERENCE_SENTENCE)
+    found = coreference(model.view(COREFERENCE_SENTENCE))
+    it, animal, street = pieces.index("it"), pieces.index("animal"), pieces.index("street")
+    np.testing.assert_allclose(found.weights[0], attention[:, :, it, animal], atol=1e-6)
+    np.testing.assert_allclose(found.weights[1], attention[:, :, it, street], atol=1e-6)
+    votes = found.votes()
+    assert sum(votes.values()) == attention.shape[0] * attention.shape[1]
+    assert votes["animal"] == int((attention[:, :, it, animal] > attention[:, :, it, street]).sum())
+    assert coreference(model.view("no pronoun here")) is None
+
+
+def test_one_head_redone_from_q_and_k_equals_output_attentions(model):
+    _, attention, _ = reference(model, TEXT)
+    view = model.view(TEXT)
+    for layer, head, query in [(0, 0, 0), (view.n_layers - 1, view.n_heads - 1, 5)]:
+        step = head_step(view, layer, head, query)
+        np.testing.assert_allclose(step.weights, attention[layer, head, query], atol=1e-5)
+        assert step.difference < 1e-5 and step.scale == pytest.approx(np.sqrt(view.q.shape[-1]))
+        np.testing.assert_allclose(step.scaled, step.scores / step.scale, rtol=1e-6)
+        np.testing.assert_allclose(step.z, step.weights @ view.v[layer, head], atol=1e-5)
+
+
+def test_learned_positions_beside_the_sinusoid(model):
+    compared = compare_positions(model.position_table(40))
+    weight = model.model.embeddings.position_embeddings.weight[:40].detach().numpy()
+    np.testing.assert_array_equal(compared.learned, weight)
+    n = compared.learned.shape[0]
+    for a, b in [(0, 1), (3, 17), (39, 2)]:
+        x, y = weight[a], weight[b]
+        assert compared.cosines[0, a, b] == pytest.approx(x @ y / np.linalg.norm(x) / np.linalg.norm(y), abs=1e-5)
+    # The sinusoid's cosine depends on the distance only: constant along every diagonal.
+    sinus = compared.cosines[1]
+    for offset in (1, 5):
+        np.testing.assert_allclose(np.diag(sinus, offset), sinus[0, offset], atol=1e-5)
+    assert n == 40 and np.allclose(np.diag(sinus), 1.0)
+
+
+def test_english_or_not():
+    assert reads_english("An apple phone.") and reads_english("") and reads_english("café 🙂")
+    assert not reads_english("我看见了一把锯子。") and not reads_english("apple 苹果")
+
+
+def test_one_colour_scale_for_two_figures():
+    a, b = np.array([[0.2, 0.8]]), np.array([[0.95, 0.05]])
+    assert common_range(a, b) == (0.0, 0.95)
+
+
+def test_cosine_matrix():
+    v = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [0.0, 0.0]])
+    c = cosine_matrix(v)
+    assert c[0, 1] == 0 and c[0, 2] == pytest.approx(2 ** -0.5) and c[1, 1] == pytest.approx(1) and c[3, 3] == 0
+
+
+def test_apple_texts_hold_apple_as_one_piece():
+    model = PretrainedEncoder.load(minilm_path())
+    for text in APPLE_TEXTS:
+        assert "apple" in model.view(text).pieces
