@@ -5,7 +5,14 @@ from collections import Counter
 import pytest
 
 from viz_model import corpus
-from viz_model.corpus.evalset import EVERYDAY_FILE, everyday_keys, load_everyday, normalise
+from viz_model.corpus.evalset import (
+    EVERYDAY_FILE,
+    NEAR_DUPLICATE_OVERLAP,
+    closest_overlap,
+    everyday_keys,
+    load_everyday,
+    normalise,
+)
 from viz_model.corpus.phrasebook import load_phrasebook
 from viz_model.corpus.words import load_words
 from viz_model.model.tokenizer import contains_chinese
@@ -91,3 +98,44 @@ def test_corpus_knows_everyday_words_and_phrases():
         assert zh[word] >= 3, word
     assert Counter(p.origin for p in pairs)["phrasebook"] >= 2000
     assert sum(p.topic == "coreference" for p in pairs) >= 300
+
+
+def test_closest_overlap_finds_near_duplicates_in_either_language():
+    training = ["He looks like his dad.", "The cat sat on the mat.", "我们去公园吧。", "这个怎么关？"]
+    sentences = ["He looks a lot like his dad.", "he looks like his dad", "Colorless green ideas.",
+                 "我们去公园散步吧。", "这个怎么关", "我"]
+    overlaps = closest_overlap(sentences, training)
+    # 5 shared words of 7 in all; the same words; nothing shared; 4 shared character pairs (我们 们去 去公 公园)
+    # of 8 in all (+ 园散 散步 步吧, 园吧); the same characters; a lone character, which no pair equals.
+    assert overlaps == pytest.approx([5 / 7, 1.0, 0.0, 4 / 8, 1.0, 0.0])
+    assert [o >= NEAR_DUPLICATE_OVERLAP for o in overlaps] == [False, True, False, False, True, False]
+
+
+@pytest.mark.slow
+def test_everyday_evaluation_reports_what_it_measures(tmp_path):
+    """The shipped model on the everyday set: never an output in the source language (the searches skip its
+    words), chrF equal to sacrebleu's on the outputs the misses file lists, near duplicates counted."""
+    import sacrebleu
+
+    from viz_model.model import checkpoint
+    from viz_model.training.evaluate import evaluate_everyday, mixes_source_language
+
+    model, tokenizer, _ = checkpoint.load()
+    training = corpus.split_corpus(corpus.generate_pairs())["train"]
+    result = evaluate_everyday(model, tokenizer, log=lambda *_: None, misses_file=tmp_path / "misses.tsv",
+                               training_pairs=training)
+    lines = (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines()
+    rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+    everyday = load_everyday()
+    for direction in ("en2zh", "zh2en"):
+        assert result[f"everyday_mixed_language_{direction}"] == 0
+        assert not any(mixes_source_language(r["output"], direction) for r in rows if r["direction"] == direction)
+        chosen = [p for p in everyday if p.direction == direction]
+        missed = {r["source"]: r["output"] for r in rows if r["direction"] == direction}
+        # A sentence not in the misses file came out as its reference (up to case and punctuation).
+        outputs = [missed.get(p.source, p.reference) for p in chosen]
+        chrf = sacrebleu.corpus_chrf(outputs, [[p.reference for p in chosen]]).score
+        assert result[f"everyday_chrf_{direction}"] == pytest.approx(chrf, abs=0.5)
+        side = [t.en if direction == "en2zh" else t.zh for t in training]
+        near = sum(o >= NEAR_DUPLICATE_OVERLAP for o in closest_overlap([p.source for p in chosen], side))
+        assert result[f"everyday_near_duplicates_{direction}"] == near

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from viz_model import corpus
-from viz_model.corpus.evalset import load_everyday, normalise
+from viz_model.corpus.evalset import NEAR_DUPLICATE_OVERLAP, closest_overlap, load_everyday, normalise
 from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.decoding import beam_search
@@ -95,7 +95,8 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
              if d == "en2zh" and pair.topic == "coreference"]
     result["coreference_heldout_accuracy"] = round(sum(coref) / max(1, len(coref)), 4)
     result["coreference_test_sentences"] = len(coref)
-    result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log))
+    result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log,
+                                    training_pairs=splits["train"]))
     result["seconds"] = round(time.time() - start, 1)
     log(f"evaluation: {json.dumps(result, ensure_ascii=False)}")
     return result
@@ -125,17 +126,24 @@ def word_coverage(tokenizer, sizes=(1000, 3000)) -> dict:
     return out
 
 
-def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE) -> dict:
-    """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs."""
+def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE,
+                      training_pairs=None) -> dict:
+    """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs;
+    and, against `training_pairs` (default: the corpus's train split), how many sources have a near
+    duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not."""
     import sacrebleu
 
     pairs = load_everyday()
+    if training_pairs is None:
+        training_pairs = corpus.split_corpus(corpus.generate_pairs())["train"]
     result: dict = {"everyday_sentences": len(pairs)}
-    misses = ["direction\tsource\toutput\treference\tunknown_words"]
+    misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
     for direction, target in (("en2zh", "zh"), ("zh2en", "en")):
         chosen = [p for p in pairs if p.direction == direction]
         hyps, refs, covered, exact, mixed = [], [], 0, 0, 0
-        for p in chosen:
+        side = [t.en if direction == "en2zh" else t.zh for t in training_pairs]
+        overlaps = closest_overlap([p.source for p in chosen], side)
+        for p, overlap in zip(chosen, overlaps):
             source = tokenizer.encode_source(p.source, target, model.config.max_len)
             covered += not source.unknown_words
             best = beam_search(model, tokenizer, source.ids, beam_width=beam_width).hypotheses[0]
@@ -145,17 +153,24 @@ def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, m
             exact += normalise(output) == normalise(p.reference)
             mixed += mixes_source_language(output, direction)
             if normalise(output) != normalise(p.reference):
-                misses.append(f"{direction}\t{p.source}\t{output}\t{p.reference}\t{' '.join(source.unknown_words)}")
+                unknown = " ".join(source.unknown_words)
+                misses.append(f"{direction}\t{p.source}\t{output}\t{p.reference}\t{unknown}\t{overlap:.2f}")
         n = max(1, len(chosen))
         bleu = sacrebleu.corpus_bleu(hyps, [refs], tokenize="zh" if target == "zh" else "13a")
         chrf = sacrebleu.corpus_chrf(hyps, [refs])
+        apart = [i for i, o in enumerate(overlaps) if o < NEAR_DUPLICATE_OVERLAP]
+        chrf_apart = sacrebleu.corpus_chrf([hyps[i] for i in apart], [[refs[i] for i in apart]])
         result |= {f"everyday_coverage_{direction}": round(covered / n, 4),
                    f"everyday_exact_match_{direction}": round(exact / n, 4),
                    f"everyday_bleu_{direction}": round(bleu.score, 2),
                    f"everyday_chrf_{direction}": round(chrf.score, 2),
-                   f"everyday_mixed_language_{direction}": mixed}
+                   f"everyday_mixed_language_{direction}": mixed,
+                   f"everyday_near_duplicates_{direction}": len(chosen) - len(apart),
+                   f"everyday_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2)}
         log(f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
-            f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}")
+            f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}; "
+            f"{len(chosen) - len(apart)} with a near duplicate in training, chrF of the other "
+            f"{len(apart)}: {chrf_apart.score:.1f}")
     result |= word_coverage(tokenizer)
     if misses_file is not None:
         Path(misses_file).parent.mkdir(parents=True, exist_ok=True)
