@@ -183,11 +183,19 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Evaluate the shipped Attention Lab model on its test set.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--everyday-only", action="store_true", help="only the everyday set (fast)")
+    parser.add_argument("--model-dir", type=Path, default=checkpoint.MODEL_DIR)
+    parser.add_argument("--update-card", action="store_true",
+                        help="write the figures into the model card's evaluation (the card is what the app shows)")
     args = parser.parse_args(argv)
-    model, tokenizer, _ = checkpoint.load()
+    model, tokenizer, card = checkpoint.load(args.model_dir)
     log = (lambda *_: None) if args.json else print
     result = (evaluate_everyday(model, tokenizer, log=log) if args.everyday_only
               else evaluate(model, tokenizer, log=log))
+    if args.update_card:
+        card["evaluation"] = {**card.get("evaluation", {}), **result}
+        path = Path(args.model_dir) / checkpoint.CARD_FILE
+        path.write_text(json.dumps(card, ensure_ascii=False, indent=2), encoding="utf-8")
+        log(f"model card updated: {path}")
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
 
