@@ -21,7 +21,7 @@ from viz_model.lessons.pretrained_views import (
 )
 from viz_model.model.pretrained import EncoderView
 
-GRID_NAMED_TOKENS = 6          # the grid names its tokens on the axes up to this many
+GRID_ROW_HEIGHT = 90          # px per layer of the all-heads grid: 12 panels across stay about square
 VIEWS = ("heads", "grid", "side", "pronoun")
 
 
@@ -56,17 +56,17 @@ def attention_page() -> None:
                        panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1), tr("attention.mean")]),
               key="attention.minilm_heads")
     elif chosen == "grid":
-        by_index = len(labels) > GRID_NAMED_TOKENS
-        axis = [str(i) for i in range(len(labels))] if by_index else figures.token_labels(labels)
-        chart(figures.heatmaps(weights, axis, axis, y_title=tr("axis.query_source"), x_title=tr("axis.key_source"),
-                               value_name=tr("axis.weight"), show_values=False,
+        # 72 small maps: no tick labels (they would collide), square panels, the pieces listed below.
+        axis = figures.token_labels(labels)
+        chart(figures.heatmaps(weights, axis, axis, y_title=tr("pretrained.query_short"),
+                               x_title=tr("axis.key_source"), value_name=tr("axis.weight"), show_values=False,
+                               tick_labels=False, compact=True,
+                               height=GRID_ROW_HEIGHT * view.n_layers + 80,
                                panel_titles=[tr("pretrained.grid_title", layer=i + 1, h=h + 1)
                                              for i in range(view.n_layers) for h in range(view.n_heads)]),
               key="attention.minilm_grid")
-        st.caption(tr("pretrained.grid_caption", L=view.n_layers, H=view.n_heads))
-        if by_index:
-            st.caption(tr("attention.grid_tokens", rows=md(" ".join(f"{i}:{t}" for i, t in enumerate(labels))),
-                          cols="…"))
+        st.caption(tr("pretrained.grid_caption", L=view.n_layers, H=view.n_heads,
+                      tokens=md(" ".join(f"{i}:{t}" for i, t in enumerate(labels)))))
     elif chosen == "side":
         side_by_side(view, hide)
     else:
@@ -90,11 +90,11 @@ def side_by_side(view: EncoderView, hide: bool) -> None:
     a, b = ours_weights[o_layer, o_head], weights[layer, head]
     zrange = common_range(a, b)
     with left:
-        chart(_heatmap(a, ours_labels, zrange=zrange,
+        chart(_heatmap(a, ours_labels, zrange=zrange, show_values=False, compact=True,
                        panel_titles=[tr("attention.layer_head", layer=o_layer + 1, h=o_head + 1)]),
               key="attention.side_ours")
     with right:
-        chart(_heatmap(b, labels, zrange=zrange,
+        chart(_heatmap(b, labels, zrange=zrange, show_values=False, compact=True,
                        panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1)]),
               key="attention.side_minilm")
     st.caption(tr("pretrained.side_caption", top=f"{zrange[1]:.2f}"))

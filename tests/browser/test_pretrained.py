@@ -60,8 +60,9 @@ def test_pretrained_grid_redrawn_after_typing(session):
 def test_pretrained_chinese_sentence_and_the_picker_kept_across_pages(session, screenshots):
     session.open("attention", text="我看见了一把锯子。", dir="zh2en", model="minilm")
     session.screenshot("minilm-attention-chinese", screenshots)
-    assert session.page.locator(".st-key-pretrained\\.english_example button").count() == 1
-    session.click_and_wait(session.page.locator(".st-key-pretrained\\.english_example button"))
+    example = session.page.locator('[data-testid="stMain"] button', has_text=ENGLISH)
+    assert example.count() == 1
+    session.click_and_wait(example)
     check(session)
     assert session.sentence() == ENGLISH
     for url_path in ("tokens", "positional", "beam_search"):
