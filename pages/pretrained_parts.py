@@ -4,6 +4,7 @@ the Tokens, Positional encoding, Similarity and Step by step pages on it. The nu
 viz_model.lessons.pretrained_views; the Attention heads page's views are in pages/pretrained_attention.py."""
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
@@ -147,9 +148,9 @@ def similarity_page() -> None:
         cosine = or_message(apple_contrast)
         if cosine is None:
             return
-        steps = [layer_name(i) for i in range(len(cosine))]
-        chart(figures.bar_chart(steps, cosine, x_title=tr("pretrained.value_cosine"), y_title=tr("common.layer"),
-                                value_format=".4f"), key="similarity.minilm_apple")
+        chart(figures.line_chart(np.arange(len(cosine)), {tr("pretrained.apple_series", word=APPLE_WORD): cosine},
+                                 x_title=tr("pretrained.apple_axis"), y_title=tr("pretrained.value_cosine"),
+                                 height=360), key="similarity.minilm_apple")
         st.caption(tr("pretrained.apple_caption", word=APPLE_WORD, a=md(APPLE_TEXTS[0]), b=md(APPLE_TEXTS[1]),
                       first=f"{cosine[0]:.4f}", last=f"{cosine[-1]:.4f}"))
 

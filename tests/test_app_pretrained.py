@@ -10,7 +10,7 @@ import pytest
 from pages.cache import PRETRAINED_DIR_ENV
 from pages.frame import PAGES
 from pages.i18n import t
-from tests.app_harness import all_text, errors, figure, heatmap_panels, open_app, translator
+from tests.app_harness import all_text, decode, errors, figure, heatmap_panels, open_app, translator
 from tests.hostile_inputs import hostile
 from tests.test_pretrained_views import reference, tiny_bert_directory
 from viz_model.lessons.pretrained_views import COREFERENCE_SENTENCE, ENGLISH_EXAMPLE
@@ -127,9 +127,7 @@ def test_similarity_vectors_and_apple_contrast(minilm):
     np.testing.assert_allclose(heatmap_panels(figure(at, "similarity.minilm_cosine"))[0], unit @ unit.T, atol=1e-4)
     at.session_state["msection"] = "pretrained.tab_apple"
     at.run()
-    bars = figure(at, "similarity.minilm_apple")["data"][0]
-    from tests.app_harness import decode
-    cosine = decode(bars["x"])
+    cosine = decode(figure(at, "similarity.minilm_apple")["data"][0]["y"])
     assert cosine[0] == pytest.approx(1.0, abs=1e-5) and (cosine[1:] < 0.999).all()
 
 
