@@ -7,7 +7,7 @@ import streamlit as st
 
 from pages.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES
 from pages.sidebar import show_checkpoint_error, sidebar
-from pages.state import init_state, tr
+from pages.state import init_state, page_default_sentence, tr
 from viz_model.model.checkpoint import CheckpointError
 
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
@@ -17,6 +17,7 @@ navigation = st.navigation([st.Page(p.file, title=tr(f"{p.section}.title"), icon
                                     url_path=p.url_path, default=(i == 0))
                             for i, p in enumerate(PAGES)])
 try:
+    page_default_sentence(navigation.url_path)     # Beam search's own default sentence, before the sidebar
     sidebar()
 except CheckpointError as err:
     show_checkpoint_error(err)

@@ -3,9 +3,10 @@ one query token's top attended keys."""
 import numpy as np
 import streamlit as st
 
-from pages.controls import URL, attention_controls, dependent_index, head_picker
+from pages.controls import attention_controls, catalogue_labels, choice, dependent_index, head_picker, linked
 from pages.frame import frame
-from pages.state import labeller, tr, use_sentence
+from pages.i18n import t
+from pages.state import tr, use_sentence
 from pages.widgets import axis_titles, chart, explanation, md, page_title, require_translation
 from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
@@ -36,8 +37,7 @@ mask = None if attention.mask.all() else attention.mask
 common = dict(y_title=y_title, x_title=x_title, value_name=tr("axis.weight"), mask=mask,
               masked_text=tr("axis.masked"))
 views = ("heads", "compare", "grid", "query", "pronoun")
-view = st.segmented_control(tr("attention.view"), views, key="view", default="heads", **URL,
-                            format_func=labeller("attention.view_{}")) or "heads"
+view = choice(st.segmented_control, tr("attention.view"), views, "view", catalogue_labels("attention.view_{}"))
 
 
 if view == "heads":
@@ -49,8 +49,8 @@ if view == "heads":
     st.caption(tr("attention.head_caption", layer=layer + 1, h=head + 1, n=H))
 
 elif view == "compare":
-    chosen = st.multiselect(tr("attention.compare_heads"), range(H), default=list(range(min(2, H))),
-                            max_selections=4, key="heads", **URL, format_func=lambda h: str(h + 1))
+    chosen = linked(st.multiselect, tr("attention.compare_heads"), range(H), default=list(range(min(2, H))),
+                    max_selections=4, key="heads", format_func=lambda h: str(h + 1))
     if len(chosen) < 2:
         st.info(tr("attention.compare_need_two"))
     else:
@@ -88,12 +88,11 @@ elif view == "query":  # one query token
     left, middle, right = st.columns([2, 2, 1])
     query = dependent_index(left.selectbox, tr("attention.query_token"), len(query_tokens), "query",
                             format_func=lambda i: f"{i}:{query_tokens[i]}")
-    mean_label = tr("attention.query_mean")
-    head = middle.segmented_control(tr("common.head"), (*range(H), "mean"), key="qhead", **URL,
-                                    default=0, format_func=lambda h: mean_label if h == "mean" else str(h + 1))
-    head = 0 if head is None else head
-    top_k = right.number_input(tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
-                               key="top", **URL)
+    head = choice(middle.segmented_control, tr("common.head"), (*range(H), "mean"), "qhead",
+                  lambda h, language: t("attention.query_mean", language) if h == "mean" else str(h + 1),
+                  url_text=lambda h: str(h if h == "mean" else h + 1))
+    top_k = linked(right.number_input, tr("attention.top_k"), 1, len(key_tokens), min(5, len(key_tokens)),
+                   key="top")
     weights = attention.mean_weights if head == "mean" else attention.weights[head]
     top = top_attended(weights, query, key_tokens, k=int(top_k), mask=attention.mask)
     chart(figures.bar_chart([f"{a.position}:{figures.escape_label(a.token)}" for a in top],

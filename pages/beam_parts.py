@@ -11,7 +11,7 @@ import streamlit as st
 from pages.cache import score, search, translate, translator
 from pages.controls import URL, dependent_index
 from pages.metric_parts import log_line, show_bleu, tokens_text
-from pages.state import follow_sentence, tr
+from pages.state import follow_sentence, presenting, tr
 from pages.widgets import chart, folded, md
 from viz_model import figures
 from viz_model.lessons.metrics import metric_tokens
@@ -42,8 +42,10 @@ def tree_names() -> dict[str, str]:
 
 
 def tree_figure(record, upto: int | None):
+    # Its labels are laid out for their size (no two overlap): in presentation mode, laid out at that size.
+    size = figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE
     return figures.search_tree(tree_layout(record, upto), names=tree_names(), x_title=tr("beam.axis_step"),
-                               y_title=tr("beam.axis_rank"), hover=tr("beam.node_hover"))
+                               y_title=tr("beam.axis_rank"), hover=tr("beam.node_hover"), size=size)
 
 
 def _move_step(delta: int, n_steps: int) -> None:

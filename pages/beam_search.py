@@ -5,7 +5,7 @@ import streamlit as st
 
 from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_view, tree_figure, what_if
 from pages.cache import translate, translator
-from pages.controls import URL
+from pages.controls import linked
 from pages.frame import frame
 from pages.state import sentence, tr
 from pages.widgets import chart, explanation, page_title, require_translation, sections
@@ -31,11 +31,11 @@ def sentence_part() -> None:
     text, direction = sentence()
     config = translator().config
     c1, c2, c3 = st.columns(3)
-    width = c1.slider(tr("beam.width"), 1, 8, 4, key="width", **URL, help=tr("beam.width_help"))
-    alpha = c2.slider(tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha", **URL,
-                      help=tr("beam.alpha_help"))
-    max_len = c3.slider(tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len", **URL,
-                        help=tr("beam.max_len_help"))
+    width = linked(c1.slider, tr("beam.width"), 1, 8, 4, key="width", help=tr("beam.width_help"))
+    alpha = linked(c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha",
+                   help=tr("beam.alpha_help"))
+    max_len = linked(c3.slider, tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len",
+                     help=tr("beam.max_len_help"))
     translation = translate(text, direction, width, alpha, max_len)
     record = translation.record
     st.markdown(f"**{tr('beam.output')}**")

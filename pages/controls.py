@@ -1,13 +1,19 @@
-"""The controls a link reproduces: every setting that changes what a page shows is a widget bound to its
-URL parameter (`URL`); the attention kind, layer and head are shared by the pages that show one attention
-layer and follow the reader from page to page (`shared`); a position picker that stays valid."""
+"""The controls a link reproduces: every setting that changes what a page shows is in the URL under a short
+parameter name. Choices with words for labels (`choice`) keep a stable value there, never the label, so a
+link made in one interface language opens in the other; numbers, positions and switches (`linked`) use
+Streamlit's own widget binding. The attention kind, layer and head are shared by the pages that show one
+attention layer and follow the reader from page to page. A value in a link that names nothing (a hand-edited
+or outdated URL) falls back to the default with a short notice (`url_notice`)."""
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from pages.cache import translator
 from pages.frame import PAGE_SWITCHED
-from pages.state import labeller, tr
+from pages.i18n import LANGUAGES, t
+from pages.state import lang, notice_dropped, tr
 from viz_model.model.trace import ATTENTION_KINDS
 
 URL = {"bind": "query-params"}                                 # a page's own setting: in the URL
@@ -16,6 +22,7 @@ URL = {"bind": "query-params"}                                 # a page's own se
 # kept value was replaced by the default.
 SHARED = URL
 _KEPT = "_shared."        # the last value of a shared setting, in a key no widget owns
+_CHECKED = "_url_checked"  # URL parameters already looked at in this session (a notice is given once)
 
 
 def _carry(key: str) -> bool:
@@ -29,24 +36,146 @@ def _carry(key: str) -> bool:
     return True
 
 
+def _first_look(key: str) -> str | list[str] | None:
+    """The URL's value for `key` the first time this session looks at it (a list for a repeated parameter),
+    None when there is none or it was looked at before."""
+    checked = st.session_state.setdefault(_CHECKED, set())
+    if key in checked or key not in st.query_params:
+        return None
+    checked.add(key)
+    values = st.query_params.get_all(key)
+    return values if len(values) > 1 else values[0]
+
+
+def url_notice(key: str, valid: Callable[[str], bool]) -> None:
+    """Before a URL-bound widget is drawn: if the link's value for `key` is not one `valid` accepts, say so
+    once (the widget then starts from its default)."""
+    raw = _first_look(key)
+    if raw is None:
+        return
+    for value in raw if isinstance(raw, list) else [raw]:
+        if not valid(value):
+            notice_dropped(key, value)
+            return
+
+
+def _number_check(args: tuple, kwargs: dict) -> Callable[[str], bool]:
+    low = kwargs.get("min_value", args[0] if args else None)
+    high = kwargs.get("max_value", args[1] if len(args) > 1 else None)
+    whole = all(isinstance(v, int) for v in (low, high) if v is not None)
+
+    def valid(text: str) -> bool:
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        return (number == number and (not whole or number.is_integer())
+                and (low is None or number >= low) and (high is None or number <= high))
+    return valid
+
+
+def _valid_values(widget, args: tuple, kwargs: dict) -> Callable[[str], bool]:
+    """What a widget accepts from the URL, from the arguments it is drawn with."""
+    name = getattr(widget, "__name__", "")
+    if name in ("slider", "number_input"):
+        return _number_check(args, kwargs)
+    if name in ("toggle", "checkbox"):
+        return lambda text: text.lower() in ("true", "false")
+    if name in ("selectbox", "segmented_control", "radio", "multiselect", "pills"):
+        options = kwargs.get("options", args[0] if args else ())
+        fmt = kwargs.get("format_func", str)
+        shown = {str(fmt(option)) for option in options}
+        return lambda text: text in shown
+    return lambda text: True                                  # free text: every value is one
+
+
+def linked(widget, label: str, *args, key: str, **kwargs):
+    """`widget(label, *args, key=key, **kwargs)` bound to the URL parameter `key` by Streamlit's binding,
+    for values that read the same in every language (numbers, positions, switches), with a notice when the
+    link's value is not one the widget accepts."""
+    url_notice(key, _valid_values(widget, args, kwargs))
+    return widget(label, *args, key=key, **URL, **kwargs)
+
+
 def shared(widget, *args, key: str, **kwargs):
     """Draw a widget bound to the URL parameter `key` whose value follows the reader from page to page: a
     page switch starts without the parameter (and the binding wins over persist_state)."""
     if _carry(key):                              # a default beside a session value draws a warning
         kwargs.pop("default", None)
         kwargs.pop("index", None)
+    url_notice(key, _valid_values(widget, args[1:], kwargs))
     value = widget(*args, key=key, **SHARED, **kwargs)
     st.session_state[_KEPT + key] = value
     return value
 
 
+def choice(widget, label: str, options: Sequence, key: str, labels: Callable[[object, str], str], *,
+           default=None, url_text: Callable[[object], str] = str, share: bool = False, **kwargs):
+    """One of `options` (stable values: catalogue names, numbers), shown as `labels(option, language)`,
+    with the option itself in the URL parameter `key` (`url_text(option)`): a link reads the same in both
+    interface languages. A link with a label (in either language) still opens; one naming nothing falls
+    back to `default` (the first option) with a notice. `share`: the choice follows the reader to other
+    pages. Streamlit's st.query_params is written here; the widget binding would store the label."""
+    options = list(options)
+    default = options[0] if default is None else default
+    state = st.session_state
+    kept = state.get(_KEPT + key) if share else None
+    if state.get(PAGE_SWITCHED):
+        # A page's first run after another page's: its widget is a new one, which a value in the session
+        # state (left by the other page's widget of the same key) would not reach. It starts from the link's
+        # value, else (shared) the value kept from the other page, else the default, given as its default.
+        start = _from_url(key, options, labels, url_text)
+        start = start if start is not None else kept if kept in options else default
+        if getattr(widget, "__name__", "") in ("selectbox", "radio"):
+            kwargs["index"] = options.index(start)
+        else:
+            kwargs["default"] = start
+    elif state.get(key) not in options:          # not drawn in the last run (its state is gone), or stale
+        state[key] = _from_url(key, options, labels, url_text)
+        if state[key] is None:
+            state[key] = kept if kept in options else default
+    language = lang()
+    value = widget(label, options, key=key, format_func=lambda option: labels(option, language), **kwargs)
+    value = value if value in options else default
+    if value == default:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get(key) != url_text(value):
+        st.query_params[key] = url_text(value)
+    if share:
+        state[_KEPT + key] = value
+    return value
+
+
+def _from_url(key: str, options: list, labels, url_text) -> object | None:
+    """The option the URL's `key` names (by its stable text, or by its label in either language); None
+    when it names none (with a notice the first time this session sees the value)."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return None
+    names = {url_text(option): option for option in options}
+    for language in LANGUAGES:
+        names.update({labels(option, language): option for option in options if labels(option, language)})
+    if raw in names:
+        _first_look(key)
+        return names[raw]
+    if _first_look(key) is not None:
+        notice_dropped(key, raw)
+    return None
+
+
+def catalogue_labels(template: str) -> Callable[[object, str], str]:
+    """`labels` for `choice`: the catalogue's text for template.format(option), e.g. "attention.kind_{}"."""
+    return lambda option, language: t(template.format(option), language)
+
+
 def attention_controls(kind_default: str = "encoder_self") -> tuple[str, int]:
-    """Kind and layer selectors, bound to the URL parameters "kind" and "layer" and shared by the pages
-    that show one attention layer; layers are shown from 1."""
+    """Kind and layer selectors, in the URL parameters "kind" and "layer" and shared by the pages that
+    show one attention layer; layers are shown from 1."""
     config = translator().config
     left, right = st.columns(2)
-    kind = shared(left.selectbox, tr("attention.kind"), ATTENTION_KINDS, key="kind",
-                  index=ATTENTION_KINDS.index(kind_default), format_func=labeller("attention.kind_{}"))
+    kind = choice(left.selectbox, tr("attention.kind"), ATTENTION_KINDS, "kind",
+                  catalogue_labels("attention.kind_{}"), default=kind_default, share=True)
     n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
     layer = dependent_index(right.selectbox, tr("common.layer"), n_layers, "layer",
                             format_func=lambda i: str(i + 1), share=True)
@@ -65,13 +194,14 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, *
     and sentence, layer on the kind), bound to the URL parameter `key` (`share`: kept across pages). Valid
     by construction: a stored choice outside 0..n-1 (or not an int) is reset to 0 before the widget is drawn,
     and Streamlit itself checks every value the browser or the URL sends against the current options (one
-    that names none is dropped for the default); the value returned is always in range."""
+    that names none is dropped for the default, with a notice); the value returned is always in range."""
     if share:
         _carry(key)
     if key in st.session_state:
         chosen = st.session_state[key]
         if not (isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n):
             st.session_state[key] = 0
+    url_notice(key, _valid_values(widget, (range(n),), kwargs))
     value = widget(label, range(n), key=key, **(SHARED if share else URL), **kwargs)
     value = value if isinstance(value, int) and 0 <= value < n else 0
     if share:

@@ -6,10 +6,10 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.cache import score, translator
-from pages.controls import URL
+from pages.controls import catalogue_labels, choice, linked
 from pages.frame import frame
 from pages.metric_parts import fraction, show_bleu, tokens_text
-from pages.state import follow_sentence, labeller, sentence, tr
+from pages.state import follow_sentence, sentence, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import (
@@ -60,7 +60,7 @@ def sentence_mode() -> None:
     left, right = st.columns(2)
     candidate_text = left.text_input(tr("metrics.candidate"), key="metrics.candidate", max_chars=500,
                                      help=tr("metrics.candidate_help"))
-    reference_text = right.text_input(tr("metrics.reference"), key="ref", **URL, max_chars=500,
+    reference_text = linked(right.text_input, tr("metrics.reference"), key="ref", max_chars=500,
                                       help=tr("metrics.reference_help"))
     if corpus and reference_text == corpus:
         right.caption(tr("metrics.reference_from_corpus"))
@@ -110,6 +110,6 @@ def course_mode() -> None:
 frame()
 page_title("metrics")
 explanation("metrics")
-mode = st.segmented_control(tr("metrics.mode"), ("sentence", "course"), key="mode", default="sentence", **URL,
-                            format_func=labeller("metrics.mode_{}")) or "sentence"
+mode = choice(st.segmented_control, tr("metrics.mode"), ("sentence", "course"), "mode",
+              catalogue_labels("metrics.mode_{}"))
 {"sentence": sentence_mode, "course": course_mode}[mode]()

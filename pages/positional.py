@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translate, translator
-from pages.controls import URL
+from pages.controls import linked
 from pages.frame import frame
 from pages.state import sentence, tr
 from pages.widgets import chart, explanation, page_title, sections
@@ -40,10 +40,10 @@ text, direction = sentence()
 result = None if translator().is_empty(text) else translate(text, direction)
 
 left, middle, right = st.columns([2, 2, 2])
-d_model = left.slider(tr("positional.d_model"), 4, MAX_D_MODEL, min(config.d_model, MAX_D_MODEL),
-                      key="d", **URL)
-length = middle.slider(tr("positional.length"), 2, MAX_LENGTH, min(config.max_len, MAX_LENGTH),
-                       key="len", **URL)
+d_model = linked(left.slider, tr("positional.d_model"), 4, MAX_D_MODEL, min(config.d_model, MAX_D_MODEL),
+                 key="d")
+length = linked(middle.slider, tr("positional.length"), 2, MAX_LENGTH, min(config.max_len, MAX_LENGTH),
+                key="len")
 with right:
     st.button(tr("positional.course_button"), key="positional.course", on_click=_set_course_example,
               icon=":material/school:")

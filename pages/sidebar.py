@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.cache import closest_known, translate, translator
+from pages.controls import linked
 from pages.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from pages.state import (
     MAX_TEXT_CHARS,
@@ -53,7 +54,7 @@ def sidebar() -> Translation | None:
         st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
                  format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
         folded(tr("app.examples"), "examples", _example_buttons)
-        st.toggle(tr("app.present"), key="present", help=tr("app.present_help"), bind="query-params")
+        linked(st.toggle, tr("app.present"), key="present", help=tr("app.present_help"))
     sync_url()
     translator()                       # raises CheckpointError before anything else needs the model
     text, direction = sentence()

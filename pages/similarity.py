@@ -7,11 +7,11 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
-from pages.controls import URL, dependent_index, head_picker
+from pages.controls import catalogue_labels, choice, dependent_index, head_picker
 from pages.frame import frame
 from pages.similarity_course import course_part
 from pages.similarity_scoring import scoring_part
-from pages.state import labeller, tr
+from pages.state import tr
 from pages.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
@@ -27,9 +27,8 @@ def sentence_part() -> None:
     trace = result.trace
     config = translator().config
     left, middle, right = st.columns([3, 1, 2])
-    source = left.segmented_control(tr("similarity.source"), SIMILARITY_SOURCES, key="source", **URL,
-                                    default="embedding", format_func=labeller("similarity.source_{}"))
-    source = source or "embedding"
+    source = choice(left.segmented_control, tr("similarity.source"), SIMILARITY_SOURCES, "source",
+                    catalogue_labels("similarity.source_{}"), default="embedding")
     layer = head = 0
     if source != "embedding":
         layer = dependent_index(middle.selectbox, tr("common.layer"), config.n_encoder_layers, "layer",

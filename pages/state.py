@@ -38,9 +38,43 @@ def init_state() -> None:
         return
     params = st.query_params
     state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
+    state["_text_is_default"] = "text" not in params
     state["dir"] = normalise_direction(params.get("dir"))
     state["lang"] = normalise_language(params.get("lang"))
     state["_initialised"] = True
+    for key, kept in (("lang", state["lang"]), ("dir", state["dir"])):
+        if key in params and params.get(key) != kept:
+            notice_dropped(key, params.get(key))
+
+
+BEAM_PAGE = "beam_search"
+
+
+def page_default_sentence(url_path: str) -> None:
+    """Call before the sidebar. Beam search opens, once a session, on a sentence where beam and greedy
+    search differ (viz_model.lessons.search_views.beam_default), when the reader has not chosen a sentence
+    yet (the app's default, not one from a link or typed)."""
+    state = st.session_state
+    if url_path != BEAM_PAGE or state.get("_beam_default_done"):
+        return
+    state["_beam_default_done"] = True
+    if not state.get("_text_is_default") or state.get("text") != DEFAULT_TEXT:
+        return
+    from pages.cache import translator
+    from viz_model.lessons.search_views import beam_default
+    pick = beam_default(translator())
+    state["text"], state["dir"] = pick.text, pick.direction
+
+
+NOTICE_CHARS = 40                    # a dropped URL value is quoted up to this many characters
+
+
+def notice_dropped(key: str, value: str) -> None:
+    """A short notice that the link's value for the setting `key` names nothing here, so the default is
+    shown (a hand-edited or outdated link); the value is quoted as text, never as Markdown."""
+    from pages.widgets import md  # widgets imports this module
+    shown = str(value)[:NOTICE_CHARS] + ("…" if len(str(value)) > NOTICE_CHARS else "")
+    st.toast(tr("common.url_dropped", name=md(key), value=md(shown)), icon=":material/link_off:")
 
 
 def link_params() -> dict[str, str]:

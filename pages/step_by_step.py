@@ -4,9 +4,9 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
-from pages.controls import URL, attention_controls, dependent_index, head_picker
+from pages.controls import attention_controls, catalogue_labels, choice, dependent_index, head_picker
 from pages.frame import frame
-from pages.state import labeller, tr
+from pages.state import tr
 from pages.step_block import block_part
 from pages.step_parts import course_mode, matrix_chart, toy_mode
 from pages.widgets import axis_titles, chart, explanation, folded, page_title, require_translation, sections
@@ -102,6 +102,6 @@ def model_mode() -> None:
 frame()
 page_title("step")
 explanation("step")
-mode = st.segmented_control(tr("step.mode"), ("model", "course", "toy"), key="mode", default="model", **URL,
-                            format_func=labeller("step.mode_{}")) or "model"
+mode = choice(st.segmented_control, tr("step.mode"), ("model", "course", "toy"), "mode",
+              catalogue_labels("step.mode_{}"))
 {"model": model_mode, "course": course_mode, "toy": toy_mode}[mode]()

@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator, vocabulary_map
-from pages.controls import URL
+from pages.controls import linked
 from pages.frame import frame
 from pages.state import labeller, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
@@ -55,7 +55,7 @@ def embeddings_part() -> None:
 
 def map_part() -> None:
     st.subheader(tr("tokens.map"))
-    n_components = st.segmented_control(tr("tokens.map_dims"), options=(2, 3), key="dims", **URL,
+    n_components = linked(st.segmented_control, tr("tokens.map_dims"), options=(2, 3), key="dims",
                                         default=2, format_func=labeller("tokens.map_{}d")) or 2
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.cache import translate, translator
-from pages.controls import URL
-from pages.i18n import LANGUAGES, t
+from pages.controls import choice
+from pages.i18n import t
 from pages.state import presenting, sentence, tr
 from viz_model import figures
-from viz_model.figures.export import export_name, heatmap_csv
+from viz_model.figures.export import export_name, figure_csv, figure_svg
 from viz_model.model.translator import Translation
 
 _MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
@@ -49,34 +49,27 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     Not st.tabs: its panels (react-aria) watch every change inside them and, on each, walk the panel for a
     focusable element, checking each one's visibility, which makes the browser recompute styles mid-render.
     On Beam search, with a section inside a section, that is a noticeable share of a new sentence's time."""
-    labels = [tr(label) for label in parts]
-    # The widget's state is the chosen section's label, so after a language switch it names none: carry the
-    # choice over to its label in the new language. Before the widget exists in this session the URL decides
-    # (Streamlit drops a label that is not an option, and the first section is the default).
-    chosen = st.session_state.get(key)
-    if chosen is not None and chosen not in labels:
-        st.session_state[key] = labels[0]
-        for label_key, label in zip(parts, labels):
-            if chosen in (t(label_key, lang) for lang in LANGUAGES):
-                st.session_state[key] = label
-    default = {} if key in st.session_state else {"default": labels[0]}   # never both: Streamlit warns
+    names = list(parts)
+    # The state and the URL hold the section's catalogue name (its part after the page's prefix, e.g.
+    # "part_tree"), never its label: a link opens in either interface language, and a language switch keeps
+    # the section.
+    kwargs = dict(key=key, labels=lambda name, language: t(name, language),
+                  url_text=lambda name: name.split(".", 1)[-1], required=True, label_visibility="collapsed")
+    row = st
     if presenting():                         # a teacher clicks through the sections like slides
         back, row, forward = st.columns([1, 10, 1], vertical_alignment="center")
         back.button("", key=f"{key}.previous", icon=":material/arrow_back:", help=tr("common.previous"),
-                    on_click=_move_section, args=(key, labels, -1))
+                    on_click=_move_section, args=(key, names, -1))
         forward.button("", key=f"{key}.next", icon=":material/arrow_forward:", help=tr("common.next"),
-                       on_click=_move_section, args=(key, labels, 1))
-    else:
-        row = st
-    chosen = row.segmented_control(tr("common.sections"), labels, key=key, required=True,
-                                   label_visibility="collapsed", **default, **URL)
-    dict(zip(labels, parts.values())).get(chosen, next(iter(parts.values())))()
+                       on_click=_move_section, args=(key, names, 1))
+    chosen = choice(row.segmented_control, tr("common.sections"), names, **kwargs)
+    parts.get(chosen, next(iter(parts.values())))()
 
 
-def _move_section(key: str, labels: list[str], step: int) -> None:
+def _move_section(key: str, names: list[str], step: int) -> None:
     current = st.session_state.get(key)
-    index = labels.index(current) if current in labels else 0
-    st.session_state[key] = labels[(index + step) % len(labels)]
+    index = names.index(current) if current in names else 0
+    st.session_state[key] = names[(index + step) % len(names)]
 
 
 def folded(label: str, key: str, draw: Callable[[], None]) -> None:
@@ -109,10 +102,16 @@ def chart(fig, key: str) -> None:
     st.plotly_chart(figures.react_ready(fig), key=key, width="stretch", theme=None,
                     config={"displaylogo": False, "scrollZoom": False,
                             "toImageButtonOptions": {"filename": name, "format": "png", "scale": 2}})
-    table = heatmap_csv(fig)
+    # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
+    # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).
+    row = st.container(horizontal=True, gap="small")
+    row.download_button(tr("common.download_svg"), lambda: figure_svg(fig), file_name=f"{name}.svg",
+                        mime="image/svg+xml", key=f"{key}.svg", on_click="ignore", icon=":material/image:",
+                        type="tertiary")
+    table = figure_csv(fig)
     if table is not None:
-        st.download_button(tr("common.download_csv"), table, file_name=f"{name}.csv", mime="text/csv",
-                           key=f"{key}.csv", on_click="ignore", icon=":material/download:", type="tertiary")
+        row.download_button(tr("common.download_csv"), table, file_name=f"{name}.csv", mime="text/csv",
+                            key=f"{key}.csv", on_click="ignore", icon=":material/download:", type="tertiary")
 
 
 # Which side of the translation each attention kind's rows (queries) and columns (keys) come from.

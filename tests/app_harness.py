@@ -108,10 +108,9 @@ def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
 
 def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
     """Choose, in the sections with widget key `key`, the one labelled by catalogue key `label_key` (only the
-    chosen section's content runs, see pages.widgets.sections), rerun, and require no error."""
-    from pages.i18n import t
-
-    at.session_state[key] = t(label_key, lang)
+    chosen section's content runs, see pages.widgets.sections), rerun, and require no error. The state holds
+    the catalogue key in every language; `lang` is the page's interface language, already set."""
+    at.session_state[key] = label_key
     at.run()
     assert errors(at) == []
     return at

@@ -233,3 +233,27 @@ def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
     assert len(calls) == 1
     settings(at, width=3)
     assert len(calls) == 2 and calls[-1]["beam_width"] == 3
+
+
+def test_the_page_opens_on_a_sentence_where_beam_and_greedy_differ():
+    """Without a sentence in the link, Beam search opens (once a session) on the model's own pick, at step 1;
+    a sentence from a link or typed is kept."""
+    from viz_model.lessons.search_views import beam_default, contrast
+
+    at = open_app(PAGE)
+    pick = beam_default(translator())
+    assert errors(at) == []
+    assert (at.session_state["text"], at.session_state["dir"]) == (pick.text, pick.direction)
+    greedy, beam, _ = contrast(translator(), pick.text, pick.direction)
+    assert greedy != beam
+    assert at.session_state["step"] == 1
+    at = open_app(PAGE, text=TEXT)
+    assert errors(at) == [] and at.session_state["text"] == TEXT
+    at = open_app("pages/attention.py")                          # other pages keep the app's default
+    at.switch_page(PAGE).run()
+    assert at.session_state["text"] == pick.text                # first visit of Beam search in the session
+    at.session_state["text"] = TEXT
+    at.run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    assert at.session_state["text"] == TEXT                     # once a session only

@@ -1,40 +1,116 @@
-"""Every view is a link: a page's settings are URL-bound widgets (pages.widgets.URL), so a URL's parameters
-set them on the first run, nonsense values fall back to the defaults, and the settings several pages share
-(kind, layer, head) carry over when moving between pages."""
+"""Every view is a link: a page's settings are in the URL under short names, so a URL's parameters set them on
+the first run; choices with words for labels keep a stable value there (never the label), so a link made in
+one interface language opens in the other; a value that names nothing falls back to the default with a
+notice (one test per kind of setting); the settings several pages share (kind, layer, head) carry over when
+moving between pages."""
+import pytest
+
 from pages.i18n import t
+from pages.widgets import md
 from tests.app_harness import errors, open_app
 
 TEXT = "I saw a saw."
 
 
+def notices(at) -> list[str]:
+    return [toast.value for toast in at.toast]
+
+
 def test_the_urls_parameters_set_the_widgets():
-    # The URL holds what the widget shows (its label), as Streamlit's binding writes it.
-    at = open_app("pages/attention.py", text=TEXT, kind=t("attention.kind_decoder_self", "en"), layer="3",
-                  view=t("attention.view_compare", "en"), heads=["2", "4"])
-    assert errors(at) == []
+    at = open_app("pages/attention.py", text=TEXT, kind="decoder_self", layer="3", view="compare",
+                  heads=["2", "4"])
+    assert errors(at) == [] and notices(at) == []
     assert at.session_state["kind"] == "decoder_self"
     assert at.session_state["layer"] == 2
     assert at.session_state["view"] == "compare"
     assert at.multiselect(key="heads").value == [1, 3]
-    at = open_app("pages/step_by_step.py", text=TEXT, mode=t("step.mode_model", "en"), head="3",
-                  section=t("step.tab_block", "en"))
+    at = open_app("pages/attention.py", text=TEXT, view="query", qhead="mean", top="2")
+    assert errors(at) == [] and at.session_state["qhead"] == "mean" and at.session_state["top"] == 2
+    at = open_app("pages/step_by_step.py", text=TEXT, mode="model", head="3", section="tab_block")
     assert errors(at) == [] and at.session_state["head"] == 2
-    assert at.session_state["section"] == t("step.tab_block", "en")
+    assert at.session_state["section"] == "step.tab_block"
     at = open_app("pages/beam_search.py", text=TEXT, width="2", alpha="0.5", max_len="12", step="2")
     assert errors(at) == []
     assert (at.session_state["width"], at.session_state["alpha"], at.session_state["max_len"]) == (2, 0.5, 12)
     assert at.session_state["step"] == 2
+    at = open_app("pages/metrics.py", text=TEXT, mode="course", present="true")
+    assert errors(at) == [] and at.session_state["mode"] == "course" and at.session_state["present"] is True
 
 
-def test_nonsense_values_fall_back_to_the_defaults():
-    at = open_app("pages/attention.py", text=TEXT, kind="nonsense", layer="99", view="<b>x</b>", head="-3")
+def test_the_url_holds_stable_names_not_labels():
+    at = open_app("pages/attention.py", text=TEXT, lang="zh")
+    at.selectbox(key="kind").set_value("cross").run()
+    at.button_group(key="view").set_value("query").run()
+    at.button_group(key="qhead").set_value("mean").run()
     assert errors(at) == []
-    assert at.session_state["kind"] == "encoder_self"
-    assert at.session_state["layer"] == 0
-    assert at.session_state["view"] == "heads"
-    assert at.session_state["head"] == 0
-    at = open_app("pages/beam_search.py", text=TEXT, width="999", step="abc")
-    assert errors(at) == [] and at.session_state["width"] == 4 and at.session_state["step"] == 1
+    assert (at.query_params["kind"], at.query_params["view"], at.query_params["qhead"]) == ("cross", "query", "mean")
+    at = open_app("pages/beam_search.py", text=TEXT, lang="zh")
+    at.button_group(key="section").set_value("beam.tab_course").run()
+    assert errors(at) == [] and at.query_params["section"] == "tab_course"
+    at.button_group(key="section").set_value("beam.tab_sentence").run()
+    assert "section" not in at.query_params                      # the default is left out of the link
+
+
+@pytest.mark.parametrize("made, opened", [("en", "zh"), ("zh", "en")])
+def test_a_link_made_in_one_language_opens_in_the_other(made, opened):
+    at = open_app("pages/attention.py", text=TEXT, lang=made)
+    at.selectbox(key="kind").set_value("cross").run()
+    at.selectbox(key="layer").set_value(1).run()
+    at.button_group(key="view").set_value("query").run()
+    link = {key: at.query_params[key] for key in ("kind", "view")} | {"layer": "2"}   # a number: bound
+    opened_at = open_app("pages/attention.py", text=TEXT, lang=opened,
+                         **link)
+    assert errors(opened_at) == [] and notices(opened_at) == []
+    assert (opened_at.session_state["kind"], opened_at.session_state["layer"],
+            opened_at.session_state["view"]) == ("cross", 1, "query")
+    assert opened_at.selectbox(key="kind").proto.options == [t(f"attention.kind_{k}", opened)
+                                                              for k in ("encoder_self", "decoder_self", "cross")]
+
+
+def test_an_old_link_with_labels_in_either_language_still_opens():
+    at = open_app("pages/attention.py", text=TEXT, lang="en", kind=t("attention.kind_cross", "zh"),
+                  view=t("attention.view_grid", "en"))
+    assert errors(at) == [] and notices(at) == []
+    assert (at.session_state["kind"], at.session_state["view"]) == ("cross", "grid")
+
+
+# One nonsense value per kind of setting: (page, parameter, value, the key and its default afterwards).
+NONSENSE = [
+    ("pages/attention.py", "kind", "nonsense", "kind", "encoder_self"),                # select, words
+    ("pages/attention.py", "view", "<b>x</b>", "view", "heads"),                        # buttons, words
+    ("pages/attention.py", "layer", "99", "layer", 0),                                  # select, positions
+    ("pages/attention.py", "head", "-3", "head", 0),                                    # buttons, numbers
+    ("pages/step_by_step.py", "section", "tab_nothing", "section", "step.tab_inputs"),  # sections
+    ("pages/beam_search.py", "width", "999", "width", 4),                               # slider
+    ("pages/beam_search.py", "alpha", "abc", "alpha", None),                            # slider, real
+    ("pages/positional.py", "len", "1.5", "len", None),                                 # slider, whole
+    ("pages/tokens.py", "section", "tab_embeddings", None, None),                       # (a valid one)
+    ("pages/metrics.py", "mode", "poetry", "mode", "sentence"),                         # buttons, words
+    ("pages/home.py", "present", "maybe", "present", False),                            # switch
+    ("pages/home.py", "dir", "fr2de", "dir", "en2zh"),                                  # the direction
+    ("pages/home.py", "lang", "klingon", "lang", "en"),                                 # the language
+]
+
+
+@pytest.mark.parametrize("page, param, value, key, default", NONSENSE, ids=[f"{n[1]}={n[2]}" for n in NONSENSE])
+def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, value, key, default):
+    given = {"lang": value} if param == "lang" else {"direction": value} if param == "dir" else {param: value}
+    # The sidebar's settings are read on the app's first run (page None: no page switch after it).
+    at = open_app(None if page == "pages/home.py" else page, text=TEXT, **given)
+    assert errors(at) == []
+    shown = notices(at)
+    if key is None:                                   # a valid value: no notice
+        assert shown == []
+        return
+    assert len(shown) == 1 and param in shown[0] and md(value) in shown[0], shown
+    if default is not None:
+        assert at.session_state[key] == default
+
+
+def test_a_notice_names_the_value_as_text_in_the_interface_language():
+    at = open_app("pages/attention.py", text=TEXT, lang="zh", kind="**bold**")
+    (shown,) = notices(at)
+    assert "无效" in shown and "\\*\\*bold\\*\\*" in shown
 
 
 def test_shared_settings_carry_over_between_pages():

@@ -101,7 +101,9 @@ def test_nonsense_url_parameters_on_page(page):
         state = at.session_state
         if state["dir"] not in ("en2zh", "zh2en") or state["lang"] not in ("en", "zh"):
             found.append(f"invalid state dir={state['dir']!r} lang={state['lang']!r}")
-        if case.expect_dir and state["dir"] != case.expect_dir:
+        # Without a sentence in the link, Beam search opens on its own (pages.state.page_default_sentence).
+        own_sentence = page.endswith("beam_search.py") and "text" not in query
+        if case.expect_dir and state["dir"] != case.expect_dir and not own_sentence:
             found.append(f"dir {state['dir']!r}, expected {case.expect_dir!r}")
         if case.expect_lang and state["lang"] != case.expect_lang:
             found.append(f"lang {state['lang']!r}, expected {case.expect_lang!r}")

@@ -76,3 +76,58 @@ def test_tree_figure_passes_plotlys_validation_and_comes_out_the_same(record):
         validated = go.Figure(sent).to_plotly_json()                       # raises on an invalid property
         validated["layout"].pop("template", None)
         assert validated == sent
+
+
+def _overlaps(a, b, gap: float = 0.0) -> bool:
+    """Two (id, left, right, top, bottom) boxes overlap (closer than `gap`)."""
+    return a[1] < b[2] + gap and b[1] < a[2] + gap and a[3] < b[4] + gap and b[3] < a[4] + gap
+
+
+def _assert_labels_apart(layout, size):
+    from viz_model.figures.tree import label_boxes, marker_boxes, tree_geometry
+
+    geometry = tree_geometry(layout, size)
+    boxes = label_boxes(layout, geometry)
+    assert len(boxes) == len(geometry.labels)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not _overlaps(a, b), (a, b, geometry.labels[a[0]], geometry.labels[b[0]])
+        for m in marker_boxes(layout, geometry):
+            assert m[0] == a[0] or not _overlaps(a, m), (a, m)
+    fig = figures.search_tree(layout, names={k: k for k in ("root", "kept", "pruned", "finished", "best")},
+                              x_title="step", y_title="rank", hover="{token}", size=size)
+    rows = max(layout.n_rows, 1)
+    y_span = fig.layout.yaxis.range[0] - fig.layout.yaxis.range[1]
+    plot_height = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert plot_height / y_span >= geometry.row_px - 1e-6 and rows <= y_span         # the rows as laid out
+    texts = {i: t for trace in fig.data if trace.text is not None for i, t in zip(trace.customdata, trace.text)}
+    assert {i: t.split("<br>") for i, t in texts.items() if t} == geometry.labels     # the labels drawn
+
+
+def _siblings(prefix):
+    """A toy model whose first step offers two near-equal, same-looking siblings, 橙色 and 橙子."""
+    table = {(): {"橙色": 0.34, "橙子": 0.33, "我": 0.2, "<eos>": 0.13},
+             ("橙色",): {"的": 0.5, "橙子": 0.3, "<eos>": 0.2}, ("橙子",): {"汁": 0.5, "的": 0.3, "<eos>": 0.2}}
+    return table.get(tuple(prefix), {"很好吃的水果": 0.4, "chocolate-covered": 0.35, "<eos>": 0.25})
+
+
+@pytest.mark.parametrize("size", [12, 16])
+@pytest.mark.parametrize("width", [1, 2, 4, 8])
+def test_tree_labels_never_overlap_on_toy_trees(width, size):
+    for next_probs, steps in ((_siblings, 6), (course_next_probs, 4)):
+        record = beam_search(next_probs, beam_width=width, max_len=steps).record
+        for upto in (0, None):
+            _assert_labels_apart(tree_layout(record, upto), size)
+
+
+@pytest.mark.parametrize("text, direction", [("Please buy an apple and an orange.", "en2zh"),
+                                             ("我看见了一把锯子。", "zh2en"),
+                                             ("The policeman will open the black umbrella and the teacher will "
+                                              "eat this small mango.", "en2zh")])
+def test_tree_labels_never_overlap_on_the_models_trees(text, direction):
+    from tests.app_harness import translator
+
+    for width in (2, 5, 8):
+        record = translator().search(text, direction, beam_width=width)
+        _assert_labels_apart(tree_layout(record), 12)
+        _assert_labels_apart(tree_layout(record), 16)

@@ -15,7 +15,7 @@ from viz_model.lessons.search_views import (
     typed_prefix,
 )
 from viz_model.lessons.toy_search import beam_search, course_next_probs
-from viz_model.model.search_record import SearchRecord
+from viz_model.model.search_record import Hypothesis, SearchRecord
 from viz_model.model.tokenizer import EOS, UNK, detokenize
 from viz_model.model.translator import output_tokens
 
@@ -78,3 +78,50 @@ def test_search_alone_is_the_translations_search():
     if other is not None:                                    # forcing another first word
         forced = model.search("I saw a saw.", "en2zh", beam_width=3, prefix=other)
         assert output_tokens(forced)[0] == other
+
+
+def test_the_beam_pages_default_sentence_shows_beam_and_greedy_differ():
+    """Computed with the model in use (the shipped one when present): whatever model is shipped, the default
+    sentence is one where beam search finds a different, more probable translation than greedy search."""
+    from viz_model.lessons.search_views import DEFAULT_FILE, beam_default, contrast
+
+    model = translator()
+    pick = beam_default(model)
+    greedy, beam, gain = contrast(model, pick.text, pick.direction)
+    assert greedy != beam and gain > 0, (pick, greedy, beam)
+    # Greedy search is beam search of width 1 (an independent search function gives the same tokens).
+    assert model.search(pick.text, pick.direction, beam_width=1).hypotheses[0].tokens == greedy
+    if pick.checkpoint_sha256 == model.card.get("checkpoint_sha256") and DEFAULT_FILE.is_file():
+        assert (pick.greedy, pick.beam) == (greedy, beam)           # the stored pick is the model's own
+
+
+def test_candidate_sentences_start_with_the_course_and_are_short():
+    from viz_model.lessons.search_views import COURSE_CANDIDATES, MAX_CANDIDATE_WORDS, candidate_sentences
+
+    candidates = candidate_sentences()
+    assert [c[:2] for c in candidates[: len(COURSE_CANDIDATES)]] == list(COURSE_CANDIDATES)
+    assert len(candidates) == len(set(candidates))
+    for text, direction, _ in candidates[len(COURSE_CANDIDATES):]:
+        size = len(text.split()) if direction == "en2zh" else len(text) // 2
+        assert 3 <= size <= MAX_CANDIDATE_WORDS
+
+
+def test_pick_default_prefers_a_sentence_where_beam_gives_the_reference():
+    from viz_model.lessons.search_views import pick_default
+
+    class Fake:                           # a stand-in whose searches are given: greedy and beam per sentence
+        card = {"checkpoint_sha256": "x"}
+        outputs = {"a": (["x", EOS], ["y", EOS], -2.0, -1.0), "b": (["p", EOS], ["q", EOS], -3.0, -1.0),
+                   "c": (["s", EOS], ["s", EOS], -1.0, -1.0)}
+
+        def search(self, text, direction, beam_width):
+            greedy, beam, greedy_lp, beam_lp = self.outputs[text]
+            tokens, lp = (greedy, greedy_lp) if beam_width == 1 else (beam, beam_lp)
+            return SearchRecord(steps=[], hypotheses=[Hypothesis(tokens, lp, len(tokens), lp, True, 0)],
+                                beam_width=beam_width, length_penalty_alpha=0.0, max_len=10)
+
+    candidates = [("c", "en2zh", ""), ("a", "en2zh", "nope"), ("b", "en2zh", "q")]
+    assert pick_default(Fake(), candidates).text == "b"                     # beam gives the reference
+    assert pick_default(Fake(), candidates, prefer_reference=False).text == "a"   # the first that differs
+    with pytest.raises(ValueError):
+        pick_default(Fake(), candidates[:1])

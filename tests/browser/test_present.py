@@ -31,3 +31,30 @@ def test_presentation_mode_first_screen(new_session, page, screenshots):
     top = session.page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()["y"]
     assert top < 900, f"the first chart starts at {top:.0f} px, below the first screen"
     assert session.page.evaluate(SMALLEST_CHART_TEXT) >= 16
+
+
+ZOOM = 1.5                  # the browser's 150 %: a 1400 × 900 screen shows 933 × 600 CSS px, drawn 1.5× finer
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("page", APP_PAGES, ids=lambda p: p.section)
+def test_each_page_at_150_percent_zoom(chromium, app_server, page, screenshots):
+    """Presentation mode at 150 % zoom: no error, no chart label cut off by its chart, the first chart still
+    starting on the first screen; a screenshot of each page to look at (artifacts/screenshots)."""
+    from tests.browser.harness import Session
+
+    context = chromium.new_context(viewport={"width": round(1400 / ZOOM), "height": round(900 / ZOOM)},
+                                   device_scale_factor=ZOOM, locale="en-US")
+    try:
+        session = Session(context, app_server.base_url)
+        session.open(page.url_path, text="Please buy an apple and an orange.", dir="en2zh", lang="en",
+                     present="true", charts=False)
+        if session.page.locator('[data-testid="stPlotlyChart"]').count():
+            session.page.locator(CHART_DRAWN).first.wait_for(timeout=30_000)
+            top = session.page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()["y"]
+            assert top < 900 / ZOOM, f"the first chart starts at {top:.0f} CSS px, below the first screen"
+            assert session.clipped_labels() == []
+        session.screenshot(f"zoom150-{page.section}", screenshots)
+        assert session.problems() == [], "\n".join(session.problems())
+    finally:
+        context.close()

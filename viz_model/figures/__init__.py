@@ -14,6 +14,7 @@ from .look import (
     LOOK,
     MASKED_COLOUR,
     MAX_CELLS_WITH_VALUES,
+    PRESENTATION_TEXT,
     SERIES_COLOURS,
     SIGNED_SCALE,
     WEIGHT_SCALE,
@@ -25,11 +26,12 @@ from .look import (
     token_labels,
     values_fit,
 )
-from .tree import BEST_PATH_COLOUR, TREE_STYLE, search_tree
+from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 
 __all__ = [
     "BACKGROUND_COLOUR", "BEST_PATH_COLOUR", "FONT", "HIGHLIGHT_COLOUR", "LOOK", "MASKED_COLOUR",
-    "MAX_CELLS_WITH_VALUES", "SERIES_COLOURS", "SIGNED_SCALE", "TREE_STYLE", "WEIGHT_SCALE", "architecture",
+    "LABEL_SIZE", "MAX_CELLS_WITH_VALUES",
+    "PRESENTATION_TEXT", "SERIES_COLOURS", "SIGNED_SCALE", "TREE_STYLE", "WEIGHT_SCALE", "architecture",
     "bar_chart", "colour_range", "escape_label", "heatmaps", "line_chart", "mark_rows", "matrix_frame",
     "for_presentation", "panel_values",
     "react_ready", "scatter_map", "search_tree", "text_width", "token_labels", "values_fit",

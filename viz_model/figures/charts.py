@@ -8,9 +8,12 @@ import plotly.graph_objects as go
 
 from .look import (
     BACKGROUND_COLOUR,
+    BAR_COLOUR,
+    DARK,
     DASHES,
     HIGHLIGHT_COLOUR,
     LOOK,
+    MID_GREY,
     SERIES_COLOURS,
     axis_layout,
     escape_label,
@@ -24,7 +27,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y
               horizontal: bool = True, height: int | None = None) -> go.Figure:
     """Bars in the given order (the first label at the top when horizontal)."""
     values = np.asarray(values, dtype=np.float32)
-    colours = [HIGHLIGHT_COLOUR if h else "#1f77b4" for h in highlight] if highlight is not None else "#1f77b4"
+    colours = [HIGHLIGHT_COLOUR if h else BAR_COLOUR for h in highlight] if highlight is not None else BAR_COLOUR
     labels = list(labels)
     if horizontal:
         trace = go.Bar(x=values, y=labels, orientation="h", marker_color=colours,
@@ -70,7 +73,7 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
                                      name=escape_label(f"{name} · {marks_name}" if marks_name else name),
                                      showlegend=i == 0, hovertext=[escape_label(s) for s in labels],
                                      marker=dict(color=colour, size=9, symbol="circle",
-                                                 line=dict(color="#222222", width=1.5)),
+                                                 line=dict(color=DARK, width=1.5)),
                                      hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>"))
     all_y = np.concatenate([np.asarray(y, dtype=np.float64).ravel() for y in series.values()]
                            or [np.zeros(1)])
@@ -151,7 +154,7 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
         if moves else xy
     lo, hi = float(min(0.0, span.min())), float(span.max()) if span.size else 1.0
     pad = 0.15 * max(hi - lo, 1.0)
-    span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor="#999999")
+    span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor=MID_GREY)
     span_labels = number_labels([lo - pad, hi + pad])              # both axes span the same range
     return go.Figure(traces, layout=dict(
         xaxis=axis_layout(x_title, **span_settings),

@@ -20,9 +20,22 @@ def export_name(page: str, view: str, sentence: str) -> str:
     return "-".join(part for part in (slug(page), slug(view), slug(sentence)) if part) or "chart"
 
 
+def _decoded(value):
+    """plotly's typed-array form ({dtype, bdata, shape}, as a figure's JSON carries numpy arrays) as an
+    array; anything else as it is."""
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        if isinstance(shape, str):
+            shape = [int(part) for part in shape.split(",")]
+        return data.reshape(shape) if shape else data
+    return value
+
+
 def _array(value) -> np.ndarray:
     """A heatmap's z as float64 (None, a masked cell, as NaN)."""
-    array = np.asarray(value, dtype=object)
+    array = np.asarray(_decoded(value), dtype=object)
     return np.where(array == None, np.nan, array).astype(np.float64)  # noqa: E711 (elementwise)
 
 
@@ -55,3 +68,61 @@ def heatmap_csv(fig: go.Figure) -> str | None:
         for label, row in zip(rows, np.atleast_2d(matrix)):
             writer.writerow([label] + ["" if np.isnan(x) else repr(float(x)) for x in row])
     return buffer.getvalue()
+
+
+def _values(value) -> list:
+    """A trace's x, y or z (a list, a numpy array, or plotly's {dtype, bdata} form) as a flat list."""
+    if value is None:
+        return []
+    return np.asarray(_decoded(value), dtype=object).ravel().tolist()
+
+
+def _cell(value) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    return html.unescape(str(value))
+
+
+def series_csv(fig: go.Figure) -> str | None:
+    """Every bar, line or point series of `fig` (no heatmap) as CSV: per series a title line (its name),
+    a header of the axis titles and one line per point (its x, y and, in 3-D, z); blank line between series.
+    Series without data (legend-only markers) are left out; None when nothing is left."""
+    axes = [fig.layout.xaxis.title.text or "x", fig.layout.yaxis.title.text or "y", "z"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    written = 0
+    for trace in fig.data:
+        if trace.type not in ("bar", "scatter", "scatter3d", "scattergl"):
+            continue
+        columns = [_values(trace.x), _values(trace.y)] + ([_values(trace.z)] if trace.type == "scatter3d" else [])
+        if not columns[0] and not columns[1]:
+            continue
+        if written:
+            writer.writerow([])
+        writer.writerow([html.unescape(str(trace.name or trace.meta or f"series {written + 1}"))])
+        writer.writerow([html.unescape(str(a)) for a in axes[: len(columns)]])
+        for row in zip(*columns):
+            writer.writerow([_cell(v) for v in row])
+        written += 1
+    return buffer.getvalue() if written else None
+
+
+def figure_csv(fig: go.Figure) -> str | None:
+    """The numbers a chart draws, as CSV: its heatmap matrices if it has any, else its series."""
+    return heatmap_csv(fig) or series_csv(fig)
+
+
+SVG_WIDTH = 1200              # px: a chart drawn full width has no width of its own; the slide's
+
+
+def figure_svg(fig: go.Figure) -> bytes:
+    """The figure as SVG, drawn by plotly.js itself in a headless Chromium (kaleido, with the system's
+    Chromium): the same drawing as on the page, as a vector image for slides."""
+    import os
+
+    import plotly.io as pio
+    if "BROWSER_PATH" not in os.environ and os.path.exists("/usr/bin/chromium"):
+        os.environ["BROWSER_PATH"] = "/usr/bin/chromium"
+    return pio.to_image(fig, format="svg", width=fig.layout.width or SVG_WIDTH, height=fig.layout.height)

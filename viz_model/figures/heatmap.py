@@ -9,10 +9,14 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .look import (
+    GREY,
+    INK,
+    LABEL_BACKDROP,
     LOOK,
     MASKED_COLOUR,
     SIGNED_SCALE,
     TITLE_ROOM,
+    TRANSPARENT,
     WEIGHT_SCALE,
     colour_range,
     escape_label,
@@ -109,7 +113,7 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
             if mask is not None and not mask.all():
                 overlay = np.where(mask, np.float32("nan"), np.float32(1))
                 extra = dict(text=np.where(mask, "", "×"), texttemplate="%{text}",
-                             textfont=dict(color="#666666")) if R * C <= 4 and n * m <= 1600 else {}
+                             textfont=dict(color=GREY)) if R * C <= 4 and n * m <= 1600 else {}
                 traces.append(dict(type="heatmap", x=cols, y=rows, z=overlay, showscale=False, hoverongaps=False,
                                    colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]], hovertemplate=masked_hover,
                                    xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}", **extra))
@@ -135,10 +139,10 @@ def mark_rows(fig: go.Figure, first: int, last: int, label: str, n_cols: int) ->
     """Frame rows first..last (category positions) of a one-panel `heatmaps` figure, e.g. the current
     sentence's positions in a table of all positions. Adds an outlined rectangle and a label."""
     fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=first - 0.5, y1=last + 0.5, xref="x", yref="y",
-                  line=dict(color="#111111", width=3), fillcolor="rgba(0,0,0,0)")
+                  line=dict(color=INK, width=3), fillcolor=TRANSPARENT)
     fig.add_annotation(x=n_cols - 0.5, y=first - 0.5, xref="x", yref="y", text=escape_label(label),
-                       showarrow=False, xanchor="right", yanchor="bottom", bgcolor="rgba(255,255,255,0.85)",
-                       font=dict(size=12, color="#111111"))
+                       showarrow=False, xanchor="right", yanchor="bottom", bgcolor=LABEL_BACKDROP,
+                       font=dict(size=12, color=INK))
     return fig
 
 

@@ -25,6 +25,23 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+# The one palette. Every colour a figure uses is named here (a test walks every page's figures and checks
+# it): the Okabe–Ito colours, distinguishable with every common colour-vision deficiency, their light tints
+# for filled boxes, greys for ink, grids and masks; and two colour scales, a one-hue sequential one and a
+# blue–red diverging one (both safe without red–green vision; Okabe & Ito 2008, ColorBrewer).
+BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
+SKY, VERMILLION, YELLOW, BLACK = "#56B4E9", "#D55E00", "#F0E442", "#000000"
+WHITE, TRANSPARENT, LABEL_BACKDROP = "#ffffff", "rgba(0,0,0,0)", "rgba(255,255,255,0.85)"
+INK, DARK, GREY, MID_GREY, LIGHT_GREY = "#111111", "#222222", "#555555", "#999999", "#c4c4c4"
+GRID_COLOUR, ZERO_COLOUR = "#eeeeee", "#cccccc"
+
+
+def tint(colour: str, amount: float = 0.75) -> str:
+    """`colour` mixed with white (amount 1 = white): a palette colour light enough to write on."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
+
+
 WEIGHT_SCALE = "Blues"
 
 
@@ -34,26 +51,46 @@ SIGNED_SCALE = "RdBu_r"
 MASKED_COLOUR = "#c8c8c8"
 
 
-HIGHLIGHT_COLOUR = "#d62728"
+HIGHLIGHT_COLOUR = VERMILLION
 
 
 BACKGROUND_COLOUR = "#9aa5b1"
 
 
-# Okabe–Ito colours: distinguishable with every common colour-vision deficiency.
+BAR_COLOUR = BLUE
+
+
 DASHES = ("solid", "dash", "dot", "dashdot")
 
 
-SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+SERIES_COLOURS = (BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK)
+
+
+# The architecture diagram's boxes, by part: light tints of the palette (each box also names its part).
+PART_FILLS = {"io": tint(VERMILLION, 0.8), "embedding": tint(YELLOW, 0.7), "attention": tint(ORANGE, 0.7),
+              "add_norm": GRID_COLOUR, "ffn": tint(GREEN, 0.75), "cross": tint(SKY, 0.7),
+              "output": tint(PURPLE, 0.7)}
+
+
+def palette() -> set[str]:
+    """Every colour a figure may use, lower-case: the named colours above, their tints in PART_FILLS, and
+    the colours of the two scales (as plotly expands them)."""
+    from plotly.colors import get_colorscale
+    named = {value for name, value in globals().items()
+             if name.isupper() and isinstance(value, str) and (value.startswith("#") or value.startswith("rgb"))}
+    named |= set(SERIES_COLOURS) | set(PART_FILLS.values())
+    for scale in (WEIGHT_SCALE, SIGNED_SCALE):
+        named |= {colour for _, colour in get_colorscale(scale)}
+    return {colour.lower().replace(" ", "") for colour in named}
 
 
 FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14,
-            color="#222222")
+            color=DARK)
 
 
 # What every figure's layout starts from. There is no plotly template (see react_ready): what the default
 # one gave and these figures want is set here and in `axis_layout`.
-LOOK = dict(font=FONT, plot_bgcolor="white", hoverlabel=dict(align="left"))
+LOOK = dict(font=FONT, plot_bgcolor=WHITE, hoverlabel=dict(align="left"))
 
 
 # Show each cell's value as text only when the matrix is small enough to read on a projector.
@@ -144,7 +181,7 @@ def axis_layout(title: str, **settings) -> dict:
     """A layout axis with an (escaped) title and light grid; the figure's margins make room for its labels
     (`margins`, not plotly's automargin). Figures are built with their whole layout at once: plotly's
     update_* calls each walk the property tree, which made building figures most of a page's rerun."""
-    return {"title": dict(text=escape_label(title)), "gridcolor": "#eeeeee", "zerolinecolor": "#cccccc",
+    return {"title": dict(text=escape_label(title)), "gridcolor": GRID_COLOUR, "zerolinecolor": ZERO_COLOUR,
             "ticks": "", "automargin": False, **settings}
 
 

@@ -6,11 +6,15 @@ A `SearchRecord` (viz_model.model.search_record) in, plain data out.
 """
 from __future__ import annotations
 
+import csv
+import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from viz_model.model.search_record import Candidate, SearchRecord
-from viz_model.model.tokenizer import EOS, UNK, detokenize
+from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK, detokenize
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH
 
 STATUSES = ("kept", "finished", "pruned")
 
@@ -82,3 +86,113 @@ class Verdict:
 def compare(forced_log_prob: float, chosen_log_prob: float) -> Verdict:
     """Is the forced translation more probable than the chosen one? ln P in nats."""
     return Verdict(forced_log_prob > chosen_log_prob + 1e-9, math.exp(forced_log_prob - chosen_log_prob))
+
+
+# The Beam search page's default sentence: one where beam search and greedy search give different
+# translations with this model, so the page opens on a contrast. Picked from the model's own outputs by
+# `pick_default` and stored with the checkpoint's hash; `beam_default` picks again when the model changed.
+#     python -m viz_model.lessons.search_views --pick-default
+DEFAULT_FILE = Path(__file__).resolve().parents[2] / "assets" / "beam_default.json"
+COURSE_CANDIDATES = (("Please buy an apple and an orange.", "en2zh"), ("An apple phone", "en2zh"),
+                     ("I saw a saw.", "en2zh"), ("A fly is drinking the juice.", "en2zh"),
+                     ("The FBI is chasing a criminal on the run.", "en2zh"), ("我看见了一把锯子。", "zh2en"))
+MAX_CANDIDATE_WORDS = 9      # short sentences only: the tree must fit on a projector
+MAX_CANDIDATES = 400
+
+
+@dataclass(frozen=True)
+class BeamDefault:
+    text: str
+    direction: str
+    greedy: list[str]          # greedy search's best tokens
+    beam: list[str]            # beam search's best tokens (width DEFAULT_BEAM_WIDTH)
+    checkpoint_sha256: str
+
+
+def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str, str]]:
+    """(text, direction, reference or "") to try: the course's sentences, then the test split's short pairs
+    (three to nine words) in both directions (the pairs marked "both" serve either way), shortest first."""
+    corpus_file = corpus_file or DEFAULT_FILE.parent / "corpus" / "test.tsv"
+    rows = []
+    if corpus_file.is_file():
+        with corpus_file.open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                for direction, (source, target) in DIRECTIONS.items():
+                    text = row[source]
+                    size = len(text.split()) if source == "en" else len(text) // 2      # ~2 characters a word
+                    if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
+                        rows.append((text, direction, row[target]))
+    rows.sort(key=lambda r: (len(r[0]), r))
+    return list(dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
+                               *rows[:MAX_CANDIDATES]]))
+
+
+def contrast(translator, text: str, direction: str, width: int = DEFAULT_BEAM_WIDTH):
+    """(greedy's best tokens, beam's best tokens, beam's ln P − greedy's ln P) for one sentence."""
+    greedy = translator.search(text, direction, beam_width=1).hypotheses[0]
+    beam = translator.search(text, direction, beam_width=width).hypotheses[0]
+    return greedy.tokens, beam.tokens, beam.log_prob - greedy.log_prob
+
+
+def _plain(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def pick_default(translator, candidates=None, prefer_reference: bool = True) -> BeamDefault:
+    """A sentence whose beam-search translation differs from greedy's and is more probable: the course's
+    point (greedy's locally best choices miss a better whole). Preferred: the first where beam search gives
+    the reference translation and greedy does not; else the first that differs at all. ValueError if none."""
+    sha = translator.card.get("checkpoint_sha256", "")
+    differing = None
+    for text, direction, reference in candidates or candidate_sentences():
+        greedy, beam, gain = contrast(translator, text, direction)
+        if greedy == beam or gain <= 1e-6:
+            continue
+        pick = BeamDefault(text, direction, greedy, beam, sha)
+        language = DIRECTIONS[direction][1]
+        if not prefer_reference or reference and _plain(detokenize(beam, language)) == _plain(reference):
+            return pick
+        differing = differing or pick
+    if differing is None:
+        raise ValueError("no candidate sentence where beam and greedy search differ")
+    return differing
+
+
+QUICK_CANDIDATES = 30       # a new model without a stored pick: how many candidates the page tries
+
+
+def beam_default(translator, path: Path = DEFAULT_FILE) -> BeamDefault:
+    """The stored pick when it was made for this model's checkpoint. Else (a retrained model, before the
+    pick is made again) a quick one: the stored sentence if it still shows a difference, else the first of a
+    few candidates that does, else the stored sentence all the same."""
+    sha = translator.card.get("checkpoint_sha256", "")
+    stored = BeamDefault(**json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else None
+    if stored is not None and stored.checkpoint_sha256 == sha and sha:
+        return stored
+    quick = ([(stored.text, stored.direction, "")] if stored else []) + candidate_sentences()[:QUICK_CANDIDATES]
+    try:
+        return pick_default(translator, quick, prefer_reference=False)
+    except ValueError:
+        text, direction = (stored.text, stored.direction) if stored else COURSE_CANDIDATES[0]
+        return BeamDefault(text, direction, [], [], sha)
+
+
+def _main(argv=None) -> int:
+    import argparse
+
+    from viz_model.model.translator import Translator
+
+    parser = argparse.ArgumentParser(description="Choose the Beam search page's default sentence.")
+    parser.add_argument("--pick-default", action="store_true", help=f"pick it and write {DEFAULT_FILE}")
+    args = parser.parse_args(argv)
+    if not args.pick_default:
+        parser.print_help()
+        return 2
+    pick = pick_default(Translator.load())
+    DEFAULT_FILE.write_text(json.dumps(asdict(pick), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    print(f"{pick.text} ({pick.direction})\n  greedy: {' '.join(pick.greedy)}\n  beam:   {' '.join(pick.beam)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
