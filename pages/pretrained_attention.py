@@ -18,10 +18,11 @@ from viz_model.lessons.pretrained_views import (
     coreference,
     shown_attention,
     special_share,
+    tile_heads,
 )
 from viz_model.model.pretrained import EncoderView
 
-GRID_ROW_HEIGHT = 90          # px per layer of the all-heads grid: 12 panels across stay about square
+GRID_ROW_HEIGHT = 75          # px per layer of the all-heads grid: 12 maps across stay about square
 VIEWS = ("heads", "grid", "side", "pronoun")
 
 
@@ -56,14 +57,13 @@ def attention_page() -> None:
                        panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1), tr("attention.mean")]),
               key="attention.minilm_heads")
     elif chosen == "grid":
-        # 72 small maps: no tick labels (they would collide), square panels, the pieces listed below.
-        axis = figures.token_labels(labels)
-        chart(figures.heatmaps(weights, axis, axis, y_title=tr("pretrained.query_short"),
-                               x_title=tr("axis.key_source"), value_name=tr("axis.weight"), show_values=False,
-                               tick_labels=False, compact=True,
-                               height=GRID_ROW_HEIGHT * view.n_layers + 80,
-                               panel_titles=[tr("pretrained.grid_title", layer=i + 1, h=h + 1)
-                                             for i in range(view.n_layers) for h in range(view.n_heads)]),
+        # All maps tiled into one heatmap: one trace draws several times faster than 72 small ones.
+        tiled = tile_heads(weights, figures.token_labels(labels))
+        chart(figures.heatmaps(tiled.matrix, tiled.row_labels, tiled.col_labels,
+                               y_title=tr("pretrained.grid_rows", L=view.n_layers),
+                               x_title=tr("pretrained.grid_cols", H=view.n_heads), value_name=tr("axis.weight"),
+                               show_values=False, tick_labels=False, zrange=(0.0, float(np.nanmax(tiled.matrix))),
+                               height=GRID_ROW_HEIGHT * view.n_layers + 110),
               key="attention.minilm_grid")
         st.caption(tr("pretrained.grid_caption", L=view.n_layers, H=view.n_heads,
                       tokens=md(" ".join(f"{i}:{t}" for i, t in enumerate(labels)))))

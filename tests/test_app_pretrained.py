@@ -79,9 +79,16 @@ def test_attention_heads_equal_output_attentions(minilm):
 def test_the_grid_shows_all_six_by_twelve_heads(minilm):
     _, attention, _ = reference(minilm, ENGLISH)
     at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
-    panels = heatmap_panels(figure(at, "attention.minilm_grid"))
-    assert len(panels) == 72
-    np.testing.assert_allclose(np.stack(panels), attention.reshape(72, *attention.shape[2:]), atol=1e-5)
+    fig = figure(at, "attention.minilm_grid")
+    (tiled,) = heatmap_panels(fig)                       # one heatmap: 6 × 12 blocks, NaN between them
+    S = attention.shape[-1]
+    assert tiled.shape == (6 * (S + 1) - 1, 12 * (S + 1) - 1)
+    for layer in range(6):
+        for head in range(12):
+            block = tiled[layer * (S + 1): layer * (S + 1) + S, head * (S + 1): head * (S + 1) + S]
+            np.testing.assert_allclose(block, attention[layer, head], atol=1e-5)
+    assert np.isnan(tiled[S]).all() and np.isnan(tiled[:, S]).all()
+    assert fig["data"][0]["y"][S + 1].startswith("L2 · 0:") and fig["data"][0]["x"][S + 1].startswith("H2 · 0:")
 
 
 def test_side_by_side_on_one_colour_scale(minilm):
@@ -178,4 +185,5 @@ def test_a_tiny_random_bert_runs_through_every_page(pretrained_dir, tmp_path):
         at = open_app(page, text=ENGLISH, model="minilm")
         assert errors(at) == [], page
     at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
-    assert len(heatmap_panels(figure(at, "attention.minilm_grid"))) == 2 * 4
+    rows, cols = heatmap_panels(figure(at, "attention.minilm_grid"))[0].shape
+    assert (rows + 1) * 4 == (cols + 1) * 2                  # 2 layers × 4 heads of (S + 1)-wide blocks

@@ -15,6 +15,7 @@ from viz_model.lessons.pretrained_views import (
     reads_english,
     shown_attention,
     special_share,
+    tile_heads,
 )
 from viz_model.model.pretrained import PretrainedEncoder, minilm_path
 
@@ -116,6 +117,21 @@ def test_learned_positions_beside_the_sinusoid(model):
     for offset in (1, 5):
         np.testing.assert_allclose(np.diag(sinus, offset), sinus[0, offset], atol=1e-5)
     assert n == 40 and np.allclose(np.diag(sinus), 1.0)
+
+
+def test_all_heads_tiled_into_one_matrix(model):
+    _, attention, _ = reference(model, TEXT)
+    L, H, S, _ = attention.shape
+    labels = [f"{i}:p{i}" for i in range(S)]
+    tiled = tile_heads(attention, labels)
+    assert tiled.matrix.shape == (L * (S + 1) - 1, H * (S + 1) - 1)
+    assert len(tiled.row_labels) == tiled.matrix.shape[0] and len(set(tiled.row_labels)) == len(tiled.row_labels)
+    assert len(set(tiled.col_labels)) == len(tiled.col_labels)
+    for layer in range(L):
+        for head in range(H):
+            np.testing.assert_allclose(tiled.block(layer, head), attention[layer, head], atol=1e-6)
+    assert np.isnan(tiled.matrix).sum() == tiled.matrix.size - L * H * S * S
+    assert tiled.row_labels[S + 1] == "L2 · 0:p0" and tiled.col_labels[2 * (S + 1) + 3] == "H3 · 3:p3"
 
 
 def test_english_or_not():

@@ -49,6 +49,40 @@ def common_range(*matrices: np.ndarray) -> tuple[float, float]:
 
 
 @dataclass
+class TiledHeads:
+    """Every layer's and head's (S, S) map in one matrix: layer l, head h at block (l, h), one NaN row and
+    column between blocks. One heatmap instead of L × H small ones: a browser draws it several times faster."""
+
+    matrix: np.ndarray           # (L·(S+1) − 1, H·(S+1) − 1)
+    row_labels: list[str]        # "L2 · 3:fox"; a separator's label is unique blank text
+    col_labels: list[str]        # "H5 · 7:the"
+
+    def block(self, layer: int, head: int) -> np.ndarray:
+        """The (S, S) map of one layer and head, found by its labels."""
+        rows = [i for i, label in enumerate(self.row_labels) if label.startswith(f"L{layer + 1} · ")]
+        cols = [j for j, label in enumerate(self.col_labels) if label.startswith(f"H{head + 1} · ")]
+        return self.matrix[np.ix_(rows, cols)]
+
+
+def tile_heads(weights: np.ndarray, labels: list[str]) -> TiledHeads:
+    """(L, H, S, S) attention as one matrix of L × H blocks, with labels naming layer, head and piece."""
+    L, H, S, _ = weights.shape
+    step = S + 1
+    matrix = np.full((L * step - 1, H * step - 1), np.nan, dtype=np.float32)
+    for layer in range(L):
+        for head in range(H):
+            matrix[layer * step: layer * step + S, head * step: head * step + S] = weights[layer, head]
+
+    def axis(prefix: str, n: int) -> list[str]:
+        out = []
+        for k in range(n * step - 1):
+            block, j = divmod(k, step)
+            out.append(f"{prefix}{block + 1} · {labels[j]}" if j < S else " " * (block + 1))
+        return out
+    return TiledHeads(matrix, axis("L", L), axis("H", H))
+
+
+@dataclass
 class Coreference:
     """Weight from the pronoun to each target word in every layer and head: (targets, L, H)."""
 
