@@ -6,6 +6,8 @@ import streamlit as st
 from pages.controls import attention_controls, catalogue_labels, choice, dependent_index, head_picker, linked
 from pages.frame import frame
 from pages.i18n import t
+from pages.pretrained_attention import attention_page
+from pages.pretrained_parts import pretrained_picked
 from pages.state import tr, use_sentence
 from pages.widgets import axis_titles, chart, explanation, md, page_title, require_translation
 from viz_model import figures
@@ -19,6 +21,9 @@ COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too ti
 frame()
 page_title("attention")
 explanation("attention")
+if pretrained_picked():                  # MiniLM's encoder heads (pages/pretrained_attention.py)
+    attention_page()
+    st.stop()
 result = require_translation()
 if result is None:
     st.stop()

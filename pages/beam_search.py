@@ -7,6 +7,7 @@ from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_v
 from pages.cache import translate, translator
 from pages.controls import linked
 from pages.frame import frame
+from pages.pretrained_parts import translator_only
 from pages.state import sentence, tr
 from pages.widgets import chart, explanation, page_title, require_translation, sections
 from viz_model.lessons.toy_search import (
@@ -100,4 +101,5 @@ def course_part() -> None:
 frame()
 page_title("beam")
 explanation("beam")
+translator_only("beam")            # an encoder does not translate: this page stays on ours
 sections("section", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})

@@ -9,6 +9,7 @@ from pages.cache import score, translator
 from pages.controls import catalogue_labels, choice, linked
 from pages.frame import frame
 from pages.metric_parts import fraction, show_bleu, tokens_text
+from pages.pretrained_parts import translator_only
 from pages.state import follow_sentence, sentence, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
@@ -110,6 +111,7 @@ def course_mode() -> None:
 frame()
 page_title("metrics")
 explanation("metrics")
+translator_only("metrics")            # an encoder does not translate: this page stays on ours
 mode = choice(st.segmented_control, tr("metrics.mode"), ("sentence", "course"), "mode",
               catalogue_labels("metrics.mode_{}"))
 {"sentence": sentence_mode, "course": course_mode}[mode]()

@@ -7,6 +7,7 @@ import streamlit as st
 from pages.cache import translate, translator
 from pages.controls import linked
 from pages.frame import frame
+from pages.pretrained_parts import positional_page, pretrained_picked
 from pages.state import sentence, tr
 from pages.widgets import chart, explanation, page_title, sections
 from viz_model import figures
@@ -35,6 +36,9 @@ def dimension_name(j: int, d_model: int) -> str:
 frame()
 page_title("positional")
 explanation("positional")
+if pretrained_picked():                  # MiniLM's learned positions beside the sinusoid
+    positional_page()
+    st.stop()
 config = translator().config
 text, direction = sentence()
 result = None if translator().is_empty(text) else translate(text, direction)

@@ -7,6 +7,7 @@ import streamlit as st
 from pages.cache import closest_known, translate, translator
 from pages.controls import linked
 from pages.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from pages.pretrained_parts import model_picker
 from pages.state import (
     MAX_TEXT_CHARS,
     init_state,
@@ -54,6 +55,7 @@ def sidebar() -> Translation | None:
         st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
                  format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
         folded(tr("app.examples"), "examples", _example_buttons)
+        model_picker()
         linked(st.toggle, tr("app.present"), key="present", help=tr("app.present_help"))
     sync_url()
     translator()                       # raises CheckpointError before anything else needs the model

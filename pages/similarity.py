@@ -9,6 +9,7 @@ import streamlit as st
 from pages.cache import translator
 from pages.controls import catalogue_labels, choice, dependent_index, head_picker
 from pages.frame import frame
+from pages.pretrained_parts import pretrained_picked, similarity_page
 from pages.similarity_course import course_part
 from pages.similarity_scoring import scoring_part
 from pages.state import tr
@@ -21,6 +22,9 @@ MAX_TOKENS_WITH_VALUES = 8                                   # numbers in the ce
 
 
 def sentence_part() -> None:
+    if pretrained_picked():              # MiniLM's vectors and the apple contrast on a real model
+        similarity_page()
+        return
     result = require_translation()
     if result is None:
         return

@@ -6,6 +6,7 @@ import streamlit as st
 from pages.cache import translator
 from pages.controls import attention_controls, catalogue_labels, choice, dependent_index, head_picker
 from pages.frame import frame
+from pages.pretrained_parts import pretrained_picked, step_page
 from pages.state import tr
 from pages.step_block import block_part
 from pages.step_parts import course_mode, matrix_chart, toy_mode
@@ -15,6 +16,9 @@ from viz_model.lessons.attention_step import attention_step, ranked_keys, step_d
 
 
 def model_mode() -> None:
+    if pretrained_picked():              # one MiniLM head's arithmetic from its captured Q and K
+        step_page()
+        return
     result = require_translation()
     if result is None:
         return

@@ -5,6 +5,7 @@ import streamlit as st
 from pages.cache import translator, vocabulary_map
 from pages.controls import linked
 from pages.frame import frame
+from pages.pretrained_parts import pretrained_picked, tokens_page
 from pages.state import labeller, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
@@ -23,6 +24,9 @@ NEIGHBOURS = 5
 frame()
 page_title("tokens")
 explanation("tokens")
+if pretrained_picked():                  # MiniLM's WordPiece pieces and vectors
+    tokens_page()
+    st.stop()
 result = require_translation()
 if result is None:
     st.stop()
