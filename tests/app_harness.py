@@ -6,7 +6,6 @@ built once in a temporary directory, so the app tests still check that charts eq
 """
 from __future__ import annotations
 
-import base64
 import json
 import os
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from viz_model.figures.export import decoded
 from viz_model.model import checkpoint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,11 +130,7 @@ def assert_user_text_escaped(at: AppTest) -> None:
 def decode(value):
     """A plotly JSON array (plain list or plotly ≥ 6 {dtype, bdata, shape}) as a numpy array."""
     if isinstance(value, dict) and "bdata" in value:
-        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        shape = value.get("shape")
-        if isinstance(shape, str):
-            shape = [int(s) for s in shape.split(",")]
-        return data.reshape(shape) if shape else data
+        return decoded(value)
     return np.array(value, dtype=object if value and isinstance(value[0], str) else None)
 
 

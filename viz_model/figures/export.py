@@ -20,7 +20,7 @@ def export_name(page: str, view: str, sentence: str) -> str:
     return "-".join(part for part in (slug(page), slug(view), slug(sentence)) if part) or "chart"
 
 
-def _decoded(value):
+def decoded(value):
     """plotly's typed-array form ({dtype, bdata, shape}, as a figure's JSON carries numpy arrays) as an
     array; anything else as it is."""
     if isinstance(value, dict) and "bdata" in value:
@@ -35,7 +35,7 @@ def _decoded(value):
 
 def _array(value) -> np.ndarray:
     """A heatmap's z as float64 (None, a masked cell, as NaN)."""
-    array = np.asarray(_decoded(value), dtype=object)
+    array = np.asarray(decoded(value), dtype=object)
     return np.where(array == None, np.nan, array).astype(np.float64)  # noqa: E711 (elementwise)
 
 
@@ -74,7 +74,7 @@ def _values(value) -> list:
     """A trace's x, y or z (a list, a numpy array, or plotly's {dtype, bdata} form) as a flat list."""
     if value is None:
         return []
-    return np.asarray(_decoded(value), dtype=object).ravel().tolist()
+    return np.asarray(decoded(value), dtype=object).ravel().tolist()
 
 
 def _cell(value) -> str:
