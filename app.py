@@ -13,7 +13,7 @@ from viz_model.model.checkpoint import CheckpointError
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
 # A link in presentation mode (?present=true) opens with the sidebar folded: the page gets the projector's width.
 st.set_page_config(page_title="Attention Lab", page_icon=str(ICON), layout="wide",
-                   initial_sidebar_state="collapsed" if st.query_params.get("present") == "true" else "auto")
+                   initial_sidebar_state="collapsed" if st.query_params.get("present") in ("true", "1") else "auto")
 init_state()
 navigation = st.navigation([st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon,
                                     url_path=p.url_path, default=(i == 0))

@@ -80,7 +80,7 @@ def _valid_values(widget, args: tuple, kwargs: dict) -> Callable[[str], bool]:
     if name in ("slider", "number_input"):
         return _number_check(args, kwargs)
     if name in ("toggle", "checkbox"):
-        return lambda text: text.lower() in ("true", "false")
+        return lambda text: text.lower() in ("true", "false", "1", "0")
     if name in ("selectbox", "segmented_control", "radio", "multiselect", "pills"):
         options = kwargs.get("options", args[0] if args else ())
         fmt = kwargs.get("format_func", str)

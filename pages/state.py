@@ -39,6 +39,8 @@ def init_state() -> None:
     params = st.query_params
     state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
     state["_text_is_default"] = "text" not in params
+    if (params.get("present") or "").lower() == "1":    # ?present=1 as well as the binding's ?present=true
+        state["present"] = True
     state["dir"] = normalise_direction(params.get("dir"))
     state["lang"] = normalise_language(params.get("lang"))
     state["_initialised"] = True

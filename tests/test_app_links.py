@@ -107,6 +107,13 @@ def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, va
         assert at.session_state[key] == default
 
 
+def test_presentation_mode_from_present_1_or_true():
+    for value in ("1", "true"):
+        at = open_app("pages/attention.py", text=TEXT, present=value)
+        assert errors(at) == [] and notices(at) == [] and at.session_state["present"] is True
+        assert at.toggle(key="present").value is True
+
+
 def test_a_notice_names_the_value_as_text_in_the_interface_language():
     at = open_app("pages/attention.py", text=TEXT, lang="zh", kind="**bold**")
     (shown,) = notices(at)
