@@ -87,6 +87,8 @@ NONSENSE = [
     ("pages/tokens.py", "section", "tab_embeddings", None, None),                       # (a valid one)
     ("pages/metrics.py", "mode", "poetry", "mode", "sentence"),                         # buttons, words
     ("pages/home.py", "present", "maybe", "present", False),                            # switch
+    ("pages/attention.py", "heads", "9", "heads", None),                                # multiselect (+view)
+    ("pages/attention.py", "top", "0", "top", None),                                    # number box (+view)
     ("pages/home.py", "dir", "fr2de", "dir", "en2zh"),                                  # the direction
     ("pages/home.py", "lang", "klingon", "lang", "en"),                                 # the language
 ]
@@ -95,6 +97,8 @@ NONSENSE = [
 @pytest.mark.parametrize("page, param, value, key, default", NONSENSE, ids=[f"{n[1]}={n[2]}" for n in NONSENSE])
 def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, value, key, default):
     given = {"lang": value} if param == "lang" else {"direction": value} if param == "dir" else {param: value}
+    if param in ("heads", "top"):                     # widgets of one view: that view, and a notice expected
+        given["view"] = "compare" if param == "heads" else "query"
     # The sidebar's settings are read on the app's first run (page None: no page switch after it).
     at = open_app(None if page == "pages/home.py" else page, text=TEXT, **given)
     assert errors(at) == []
