@@ -110,21 +110,33 @@ class BeamDefault:
 
 
 def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str, str]]:
-    """(text, direction, reference or "") to try: the course's sentences, then the test split's short pairs
-    (three to nine words) in both directions (the pairs marked "both" serve either way), shortest first."""
-    corpus_file = corpus_file or DEFAULT_FILE.parent / "corpus" / "test.tsv"
+    """(text, direction, reference or "") to try: the course's sentences, then short pairs (three to nine
+    words) in both directions (the pairs marked "both" serve either way), shortest first: the hand-written
+    phrasebook's pairs of the training split (sentences people type), then the test split's."""
+    corpus_dir = DEFAULT_FILE.parent / "corpus"
+    sources = [(corpus_file, None)] if corpus_file else [(corpus_dir / "train.tsv", "phrasebook"),
+                                                        (corpus_dir / "test.tsv", None)]
+    found = []
+    for path, origin in sources:
+        found.extend(_short_pairs(path, origin))
+    return list(dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
+                               *found]))
+
+
+def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, str]]:
     rows = []
     if corpus_file.is_file():
         with corpus_file.open(encoding="utf-8") as handle:
             for row in csv.DictReader(handle, delimiter="\t"):
+                if origin and row.get("origin") != origin:
+                    continue
                 for direction, (source, target) in DIRECTIONS.items():
                     text = row[source]
                     size = len(text.split()) if source == "en" else len(text) // 2      # ~2 characters a word
                     if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
                         rows.append((text, direction, row[target]))
     rows.sort(key=lambda r: (len(r[0]), r))
-    return list(dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
-                               *rows[:MAX_CANDIDATES]]))
+    return rows[:MAX_CANDIDATES]
 
 
 def contrast(translator, text: str, direction: str, width: int = DEFAULT_BEAM_WIDTH):
