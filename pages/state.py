@@ -65,7 +65,8 @@ def page_default_sentence(url_path: str) -> None:
     from pages.cache import translator
     from viz_model.lessons.search_views import beam_default
     pick = beam_default(translator())
-    state["text"], state["dir"] = pick.text, pick.direction
+    if pick.direction == state.get("dir"):      # a direction the reader chose (or a link named) stays
+        state["text"] = pick.text
 
 
 NOTICE_CHARS = 40                    # a dropped URL value is quoted up to this many characters

@@ -96,12 +96,19 @@ def test_the_beam_pages_default_sentence_shows_beam_and_greedy_differ():
 
 
 def test_candidate_sentences_start_with_the_course_and_are_short():
-    from viz_model.lessons.search_views import COURSE_CANDIDATES, MAX_CANDIDATE_WORDS, candidate_sentences
+    from viz_model.lessons.search_views import (
+        COURSE_CANDIDATES,
+        MAX_CANDIDATE_WORDS,
+        PICK_DIRECTION,
+        candidate_sentences,
+    )
 
     candidates = candidate_sentences()
-    assert [c[:2] for c in candidates[: len(COURSE_CANDIDATES)]] == list(COURSE_CANDIDATES)
+    course = [c for c in COURSE_CANDIDATES if c[1] == PICK_DIRECTION]
+    assert course and [c[:2] for c in candidates[: len(course)]] == course
     assert len(candidates) == len(set(candidates))
-    for text, direction, _ in candidates[len(COURSE_CANDIDATES):]:
+    assert {c[1] for c in candidates} == {PICK_DIRECTION}      # the pick never turns the direction round
+    for text, direction, _ in candidates[len(course):]:
         size = len(text.split()) if direction == "en2zh" else len(text) // 2
         assert 3 <= size <= MAX_CANDIDATE_WORDS
 

@@ -97,6 +97,9 @@ COURSE_CANDIDATES = (("Please buy an apple and an orange.", "en2zh"), ("An apple
                      ("I saw a saw.", "en2zh"), ("A fly is drinking the juice.", "en2zh"),
                      ("The FBI is chasing a criminal on the run.", "en2zh"), ("我看见了一把锯子。", "zh2en"))
 MAX_CANDIDATE_WORDS = 9      # short sentences only: the tree must fit on a projector
+# The app's default direction: the pick never turns the sidebar's direction round under a reader who then
+# types a sentence of their own (or opened a link that names the direction).
+PICK_DIRECTION = "en2zh"
 MAX_CANDIDATES = 400
 
 
@@ -110,17 +113,17 @@ class BeamDefault:
 
 
 def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str, str]]:
-    """(text, direction, reference or "") to try: the course's sentences, then short pairs (three to nine
-    words) in both directions (the pairs marked "both" serve either way), shortest first: the hand-written
-    phrasebook's pairs of the training split (sentences people type), then the test split's."""
+    """(text, direction, reference or "") to try, English → Chinese (PICK_DIRECTION): the course's
+    sentences, then short pairs (three to nine words), shortest first: the hand-written phrasebook's pairs
+    of the training split (sentences people type), then the test split's."""
     corpus_dir = DEFAULT_FILE.parent / "corpus"
     sources = [(corpus_file, None)] if corpus_file else [(corpus_dir / "train.tsv", "phrasebook"),
                                                         (corpus_dir / "test.tsv", None)]
     found = []
     for path, origin in sources:
         found.extend(_short_pairs(path, origin))
-    return list(dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
-                               *found]))
+    return [c for c in dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
+                                      *found]) if c[1] == PICK_DIRECTION]
 
 
 def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, str]]:
@@ -131,6 +134,8 @@ def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, 
                 if origin and row.get("origin") != origin:
                     continue
                 for direction, (source, target) in DIRECTIONS.items():
+                    if direction != PICK_DIRECTION:
+                        continue
                     text = row[source]
                     size = len(text.split()) if source == "en" else len(text) // 2      # ~2 characters a word
                     if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
