@@ -60,3 +60,26 @@ def test_each_page_at_150_percent_zoom(chromium, app_server, page, screenshots):
             print(f"150 %: {page.section}: first chart at {top:.0f} of {900 / ZOOM:.0f} CSS px")
     finally:
         context.close()
+
+
+LONG_SENTENCE = "The animal didn't cross the street because it was too tired, so it slept under a big tree."
+TABLE_OVERFLOW = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stDataFrame"] .dvn-scroller')].map(s => s.scrollHeight - s.clientHeight)"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("present", ["false", "true"])
+def test_step_table_shows_every_key_whole(new_session, present, screenshots):
+    """Step by step's score table lists every key token of a long sentence with no inner scrolling (it once
+    stopped at row 9), in presentation mode too."""
+    session = new_session()
+    session.page.set_viewport_size({"width": 1400, "height": 900})
+    session.open("step_by_step", text=LONG_SENTENCE, dir="en2zh", lang="en", section="tab_scores",
+                 present=present)
+    assert session.problems() == [], "\n".join(session.problems())
+    table = session.page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
+    table.first.wait_for(timeout=30_000)
+    session.page.locator('[data-testid="stMain"] [data-testid="stDataFrame"] .dvn-scroller').first.wait_for()
+    session.screenshot(f"step-table-present-{present}", screenshots)
+    overflow = session.page.evaluate(TABLE_OVERFLOW)
+    assert overflow and max(overflow) <= 1, f"the table scrolls inside by {overflow} px"
