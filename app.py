@@ -3,6 +3,7 @@
 The entry script runs on every page view: it draws the shared sidebar (language, sentence, direction,
 translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/frame.py.
 """
+
 import streamlit as st
 
 from pages.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES
@@ -12,19 +13,26 @@ from viz_model.model.checkpoint import CheckpointError
 
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
 # A link in presentation mode (?present=true) opens with the sidebar folded: the page gets the projector's width.
-st.set_page_config(page_title="Attention Lab", page_icon=str(ICON), layout="wide",
-                   initial_sidebar_state="collapsed" if st.query_params.get("present") in ("true", "1") else "auto")
+st.set_page_config(
+    page_title="Attention Lab",
+    page_icon=str(ICON),
+    layout="wide",
+    initial_sidebar_state="collapsed" if st.query_params.get("present") in ("true", "1") else "auto",
+)
 init_state()
-navigation = st.navigation([st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon,
-                                    url_path=p.url_path, default=(i == 0))
-                            for i, p in enumerate(PAGES)])
+navigation = st.navigation(
+    [
+        st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon, url_path=p.url_path, default=(i == 0))
+        for i, p in enumerate(PAGES)
+    ]
+)
 try:
-    page_default_sentence(navigation.url_path)     # Beam search's own default sentence, before the sidebar
+    page_default_sentence(navigation.url_path)  # Beam search's own default sentence, before the sidebar
     sidebar()
 except CheckpointError as err:
     show_checkpoint_error(err)
     st.stop()
-st.session_state[FRAME_MARK] = True      # see pages.frame.frame()
+st.session_state[FRAME_MARK] = True  # see pages.frame.frame()
 # A page's first run after another page's: shared settings carry over then (pages.widgets.shared).
 st.session_state[PAGE_SWITCHED] = st.session_state.get("_page") != navigation.url_path
 st.session_state["_page"] = navigation.url_path

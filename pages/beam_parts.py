@@ -3,6 +3,7 @@ its candidate table, the hypotheses, greedy against beam, "what if" another toke
 against a reference. Each draws what `viz_model.lessons.search_views` computes.
 
 Not a page (pages/frame.PAGES does not list it)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,12 +30,18 @@ from viz_model.lessons.search_views import (
 from viz_model.model.tokenizer import detokenize
 from viz_model.model.translator import output_tokens
 
-STEP = "step"                 # 1-based step shown in the tree, owned by the slider, in the URL
+STEP = "step"  # 1-based step shown in the tree, owned by the slider, in the URL
 
 
 # The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).
-STEP_TABLE_WIDTHS = {"beam.col_prefix": 320, "beam.col_token": 150, "beam.col_p": 90, "beam.col_logp": 90,
-                     "beam.col_score": 90, "beam.col_status": 160}
+STEP_TABLE_WIDTHS = {
+    "beam.col_prefix": 320,
+    "beam.col_token": 150,
+    "beam.col_p": 90,
+    "beam.col_logp": 90,
+    "beam.col_score": 90,
+    "beam.col_status": 160,
+}
 
 
 def tree_names() -> dict[str, str]:
@@ -44,8 +51,14 @@ def tree_names() -> dict[str, str]:
 def tree_figure(record, upto: int | None):
     # Its labels are laid out for their size (no two overlap): in presentation mode, laid out at that size.
     size = figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE
-    return figures.search_tree(tree_layout(record, upto), names=tree_names(), x_title=tr("beam.axis_step"),
-                               y_title=tr("beam.axis_rank"), hover=tr("beam.node_hover"), size=size)
+    return figures.search_tree(
+        tree_layout(record, upto),
+        names=tree_names(),
+        x_title=tr("beam.axis_step"),
+        y_title=tr("beam.axis_rank"),
+        hover=tr("beam.node_hover"),
+        size=size,
+    )
 
 
 def _move_step(delta: int, n_steps: int) -> None:
@@ -59,17 +72,32 @@ def step_view(text: str, direction: str, width: int, alpha: float, max_len: int)
     n = len(record.steps)
     signature = (text, direction, width, alpha, max_len)
     linked = "beam.step_for" not in st.session_state and STEP in st.query_params and n > 1
-    if not linked and (st.session_state.get("beam.step_for") != signature
-                       or not 1 <= st.session_state.get(STEP, 0) <= n):
-        st.session_state[STEP] = 1                       # a new search opens at its first step
+    if not linked and (
+        st.session_state.get("beam.step_for") != signature or not 1 <= st.session_state.get(STEP, 0) <= n
+    ):
+        st.session_state[STEP] = 1  # a new search opens at its first step
     st.session_state["beam.step_for"] = signature
     previous, slider, following = st.columns([1, 6, 1], vertical_alignment="bottom")
-    if n > 1:                                            # a link's step reaches the slider here
+    if n > 1:  # a link's step reaches the slider here
         slider.slider(tr("beam.step"), 1, n, key=STEP, **URL)
-    previous.button(tr("beam.previous"), key="beam.previous", on_click=_move_step, args=(-1, n),
-                    icon=":material/arrow_back:", disabled=st.session_state[STEP] <= 1, width="stretch")
-    following.button(tr("beam.next"), key="beam.next", on_click=_move_step, args=(1, n),
-                     icon=":material/arrow_forward:", disabled=st.session_state[STEP] >= n, width="stretch")
+    previous.button(
+        tr("beam.previous"),
+        key="beam.previous",
+        on_click=_move_step,
+        args=(-1, n),
+        icon=":material/arrow_back:",
+        disabled=st.session_state[STEP] <= 1,
+        width="stretch",
+    )
+    following.button(
+        tr("beam.next"),
+        key="beam.next",
+        on_click=_move_step,
+        args=(1, n),
+        icon=":material/arrow_forward:",
+        disabled=st.session_state[STEP] >= n,
+        width="stretch",
+    )
     step = st.session_state[STEP]
     chart(tree_figure(record, step - 1), key="beam.tree")
     candidates = record.steps[step - 1].candidates
@@ -83,46 +111,62 @@ def step_view(text: str, direction: str, width: int, alpha: float, max_len: int)
 def step_table(record, step: int) -> None:
     """The candidates scored at one step, in the search's ranking order, with their numbers and fate."""
     rows = step_rows(record, step)
-    columns = {"beam.col_prefix": [tokens_text(r.prefix) for r in rows], "beam.col_token": [r.token for r in rows],
-               "beam.col_p": [round(r.prob, 4) for r in rows],
-               "beam.col_logp": [round(r.cumulative_log_prob, 4) for r in rows],
-               "beam.col_score": [round(r.score, 4) for r in rows],
-               "beam.col_status": [tr(f"beam.status_{r.status}") for r in rows]}
+    columns = {
+        "beam.col_prefix": [tokens_text(r.prefix) for r in rows],
+        "beam.col_token": [r.token for r in rows],
+        "beam.col_p": [round(r.prob, 4) for r in rows],
+        "beam.col_logp": [round(r.cumulative_log_prob, 4) for r in rows],
+        "beam.col_score": [round(r.score, 4) for r in rows],
+        "beam.col_status": [tr(f"beam.status_{r.status}") for r in rows],
+    }
     # Widths given, not measured: sizing columns to their content makes the data grid measure every cell's
     # text on each new sentence. A longer prefix is cut with an ellipsis and shown whole on hover.
-    st.dataframe({tr(key): values for key, values in columns.items()}, hide_index=True, key="beam.step_table",
-                 column_config={tr(key): st.column_config.Column(width=STEP_TABLE_WIDTHS[key]) for key in columns})
+    st.dataframe(
+        {tr(key): values for key, values in columns.items()},
+        hide_index=True,
+        key="beam.step_table",
+        column_config={tr(key): st.column_config.Column(width=STEP_TABLE_WIDTHS[key]) for key in columns},
+    )
 
 
 def hypotheses_table(record, language: str) -> None:
     rows = hypothesis_rows(record, language)
-    st.dataframe({tr("beam.col_rank"): list(range(1, len(rows) + 1)),
-                  tr("beam.col_output"): [r.output or "∅" for r in rows],
-                  tr("beam.col_tokens"): [tokens_text(r.tokens) for r in rows],
-                  tr("beam.col_logp"): [round(r.log_prob, 4) for r in rows],
-                  tr("beam.col_length"): [r.length for r in rows],
-                  tr("beam.col_score"): [round(r.score, 4) for r in rows],
-                  tr("beam.col_finished"): [tr("beam.yes") if r.finished else tr("beam.no") for r in rows]},
-                 hide_index=True, key="beam.hypotheses",
-                 # Sized to their content, the two text columns pushed the scores out of view in the Chinese
-                 # interface; at "medium" a long output is cut with an ellipsis and shown whole on hover.
-                 column_config={tr("beam.col_rank"): st.column_config.NumberColumn(width="small"),
-                                tr("beam.col_output"): st.column_config.TextColumn(width="medium"),
-                                tr("beam.col_tokens"): st.column_config.TextColumn(width="medium")})
+    st.dataframe(
+        {
+            tr("beam.col_rank"): list(range(1, len(rows) + 1)),
+            tr("beam.col_output"): [r.output or "∅" for r in rows],
+            tr("beam.col_tokens"): [tokens_text(r.tokens) for r in rows],
+            tr("beam.col_logp"): [round(r.log_prob, 4) for r in rows],
+            tr("beam.col_length"): [r.length for r in rows],
+            tr("beam.col_score"): [round(r.score, 4) for r in rows],
+            tr("beam.col_finished"): [tr("beam.yes") if r.finished else tr("beam.no") for r in rows],
+        },
+        hide_index=True,
+        key="beam.hypotheses",
+        # Sized to their content, the two text columns pushed the scores out of view in the Chinese
+        # interface; at "medium" a long output is cut with an ellipsis and shown whole on hover.
+        column_config={
+            tr("beam.col_rank"): st.column_config.NumberColumn(width="small"),
+            tr("beam.col_output"): st.column_config.TextColumn(width="medium"),
+            tr("beam.col_tokens"): st.column_config.TextColumn(width="medium"),
+        },
+    )
     st.caption(tr("beam.hypotheses_caption", alpha=record.length_penalty_alpha))
 
 
 def compare_greedy(text, direction, record, alpha, max_len, language) -> None:
     st.subheader(tr("beam.greedy_vs_beam"))
-    greedy = search(text, direction, 1, alpha, max_len)          # the search alone: no trace is drawn
-    for column, found, title in zip(st.columns(2), (greedy, record),
-                                    (tr("beam.greedy"), tr("beam.beam", k=record.beam_width))):
+    greedy = search(text, direction, 1, alpha, max_len)  # the search alone: no trace is drawn
+    for column, found, title in zip(
+        st.columns(2), (greedy, record), (tr("beam.greedy"), tr("beam.beam", k=record.beam_width))
+    ):
         best = found.hypotheses[0]
         with column:
             st.markdown(f"**{title}**")
             st.text(detokenize(best.tokens, language) or "∅")
-            st.caption(tr("beam.result_caption", line=log_line(best.log_prob), length=best.length,
-                          score=f"{best.score:.3f}"))
+            st.caption(
+                tr("beam.result_caption", line=log_line(best.log_prob), length=best.length, score=f"{best.score:.3f}")
+            )
     st.caption(tr("beam.greedy_vs_beam_caption"))
 
 
@@ -132,17 +176,27 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not best_path:
         return
     left, right = st.columns(2)
-    at = dependent_index(left.selectbox, tr("beam.whatif_step"), len(best_path), "whatif",
-                         format_func=lambda s: f"{s + 1}: {best_path[s].token}")
+    at = dependent_index(
+        left.selectbox,
+        tr("beam.whatif_step"),
+        len(best_path),
+        "whatif",
+        format_func=lambda s: f"{s + 1}: {best_path[s].token}",
+    )
     offered = alternatives(record, at)
     chosen = None
     if offered:
-        chosen = right.selectbox(tr("beam.whatif_token"), offered, key=f"beam.whatif_token.{at}",
-                                 format_func=lambda c: f"{c.token}  (p = {c.prob:.3f})")
+        chosen = right.selectbox(
+            tr("beam.whatif_token"),
+            offered,
+            key=f"beam.whatif_token.{at}",
+            format_func=lambda c: f"{c.token}  (p = {c.prob:.3f})",
+        )
     else:
         right.caption(tr("beam.whatif_no_alternative"))
-    typed = st.text_input(tr("beam.whatif_prefix"), key="beam.prefix", max_chars=200,
-                          help=tr("beam.whatif_prefix_help"))
+    typed = st.text_input(
+        tr("beam.whatif_prefix"), key="beam.prefix", max_chars=200, help=tr("beam.whatif_prefix_help")
+    )
     if typed.strip():
         prefix = typed_prefix(translator().tokenizer, typed)
     elif chosen is not None:
@@ -152,10 +206,14 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not prefix:
         st.info(tr("beam.whatif_unknown_prefix"))
         return
-    forced = search(text, direction, width, alpha, max_len, prefix=" ".join(prefix))   # no trace needed
+    forced = search(text, direction, width, alpha, max_len, prefix=" ".join(prefix))  # no trace needed
     new, old = score(text, direction, output_tokens(forced)), score(text, direction, output_tokens(record))
-    for column, title, found, scored in zip(st.columns(2), (tr("beam.whatif_result", prefix=md(tokens_text(prefix))),
-                                                           tr("beam.whatif_original")), (forced, record), (new, old)):
+    for column, title, found, scored in zip(
+        st.columns(2),
+        (tr("beam.whatif_result", prefix=md(tokens_text(prefix))), tr("beam.whatif_original")),
+        (forced, record),
+        (new, old),
+    ):
         with column:
             st.markdown(f"**{title}**")
             st.text(detokenize(found.hypotheses[0].tokens, language) or "∅")
@@ -168,16 +226,21 @@ def bleu_part(text, direction, translation) -> None:
     st.subheader(tr("beam.bleu"))
     corpus = find_reference(text, direction)
     follow_sentence("beam.reference", corpus or "", (text, direction))
-    reference = st.text_input(tr("beam.reference"), key="beam.reference", max_chars=500,
-                              help=tr("beam.reference_help"))
-    st.caption(tr("beam.reference_from_corpus") if corpus and reference == corpus
-               else tr("beam.reference_typed") if reference.strip() else "")
+    reference = st.text_input(tr("beam.reference"), key="beam.reference", max_chars=500, help=tr("beam.reference_help"))
+    st.caption(
+        tr("beam.reference_from_corpus")
+        if corpus and reference == corpus
+        else tr("beam.reference_typed")
+        if reference.strip()
+        else ""
+    )
     if not reference.strip():
         st.info(tr("beam.no_reference"), icon=":material/edit_note:")
         return
     tokenizer = translator().tokenizer
     candidate = list(translation.output_tokens)
     reference_tokens = metric_tokens(tokenizer, reference)
-    st.markdown(tr("beam.bleu_tokens", candidate=md(tokens_text(candidate)),
-                   reference=md(tokens_text(reference_tokens))))
+    st.markdown(
+        tr("beam.bleu_tokens", candidate=md(tokens_text(candidate)), reference=md(tokens_text(reference_tokens)))
+    )
     show_bleu(candidate, reference_tokens, "beam.bleu")

@@ -1,6 +1,7 @@
 """Beam search: the search tree of the current sentence replayed step by step, the final hypotheses,
 greedy against beam, "what if" another token had been chosen, BLEU against a reference, and the course's
 toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
+
 import streamlit as st
 
 from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_view, tree_figure, what_if
@@ -33,10 +34,12 @@ def sentence_part() -> None:
     config = translator().config
     c1, c2, c3 = st.columns(3)
     width = linked(c1.slider, tr("beam.width"), 1, 8, 4, key="width", help=tr("beam.width_help"))
-    alpha = linked(c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha",
-                   help=tr("beam.alpha_help"))
-    max_len = linked(c3.slider, tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len",
-                     help=tr("beam.max_len_help"))
+    alpha = linked(
+        c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha", help=tr("beam.alpha_help")
+    )
+    max_len = linked(
+        c3.slider, tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len", help=tr("beam.max_len_help")
+    )
     translation = translate(text, direction, width, alpha, max_len)
     record = translation.record
     st.markdown(f"**{tr('beam.output')}**")
@@ -55,34 +58,61 @@ def sentence_part() -> None:
 
     # One part at a time, each drawn only while open: together they were five tables, a chart and three more
     # searches on every new sentence.
-    sections("part", {
-        "beam.part_tree": tree_part, "beam.part_hypotheses": hypotheses_part,
-        "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
-        "beam.part_bleu": lambda: bleu_part(text, direction, translation)})
+    sections(
+        "part",
+        {
+            "beam.part_tree": tree_part,
+            "beam.part_hypotheses": hypotheses_part,
+            "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
+            "beam.part_bleu": lambda: bleu_part(text, direction, translation),
+        },
+    )
 
 
 def course_part() -> None:
     st.subheader(tr("beam.toy"))
     st.markdown(tr("beam.toy_intro"))
     prefixes = list(COURSE_TABLE)
-    st.dataframe({tr("beam.col_prefix"): [" ".join(p) or "∅" for p in prefixes],
-                  **{token: [COURSE_TABLE[p][token] for p in prefixes] for token in VOCAB}},
-                 hide_index=True, key="beam.toy_table")
+    st.dataframe(
+        {
+            tr("beam.col_prefix"): [" ".join(p) or "∅" for p in prefixes],
+            **{token: [COURSE_TABLE[p][token] for p in prefixes] for token in VOCAB},
+        },
+        hide_index=True,
+        key="beam.toy_table",
+    )
     st.caption(tr("beam.toy_table_caption"))
     greedy = greedy_search(course_next_probs, 4)
     toy_width = st.slider(tr("beam.toy_width"), 1, 4, 2, key="beam.toy_width")
     beam = beam_search(course_next_probs, toy_width, 4)
     exhaustive = exhaustive_search(course_next_probs, 4)
     rows = []
-    for name, result in ((tr("beam.greedy"), greedy), (tr("beam.beam", k=toy_width), beam),
-                         (tr("beam.exhaustive"), exhaustive)):
+    for name, result in (
+        (tr("beam.greedy"), greedy),
+        (tr("beam.beam", k=toy_width), beam),
+        (tr("beam.exhaustive"), exhaustive),
+    ):
         factors = path_factors(course_next_probs, result.tokens)
-        rows.append((name, " ".join(result.tokens), " × ".join(f"{p:g}" for p in factors), f"{result.prob:.3f}",
-                     result.examined))
-    st.dataframe({tr("beam.col_search"): [r[0] for r in rows], tr("beam.col_tokens"): [r[1] for r in rows],
-                  tr("beam.col_product"): [r[2] for r in rows], "P": [r[3] for r in rows],
-                  tr("beam.col_examined"): [r[4] for r in rows]},
-                 hide_index=True, key="beam.toy_results")
+        rows.append(
+            (
+                name,
+                " ".join(result.tokens),
+                " × ".join(f"{p:g}" for p in factors),
+                f"{result.prob:.3f}",
+                result.examined,
+            )
+        )
+    st.dataframe(
+        {
+            tr("beam.col_search"): [r[0] for r in rows],
+            tr("beam.col_tokens"): [r[1] for r in rows],
+            tr("beam.col_product"): [r[2] for r in rows],
+            "P": [r[3] for r in rows],
+            tr("beam.col_examined"): [r[4] for r in rows],
+        },
+        hide_index=True,
+        key="beam.toy_results",
+    )
     st.markdown("#### " + tr("beam.toy_line", greedy=f"{greedy.prob:.3f}", best=f"{exhaustive.prob:.3f}"))
     chart(tree_figure(beam.record, None), key="beam.toy_tree")
     st.caption(tr("beam.toy_tree_caption"))
@@ -101,5 +131,5 @@ def course_part() -> None:
 frame()
 page_title("beam")
 explanation("beam")
-translator_only("beam")            # an encoder does not translate: this page stays on ours
+translator_only("beam")  # an encoder does not translate: this page stays on ours
 sections("section", {"beam.tab_sentence": sentence_part, "beam.tab_course": course_part})

@@ -2,6 +2,7 @@
 sentence index, the vocabulary map and the architecture diagram. Streamlit caches per process, shared by all
 sessions: `st.cache_resource` for the objects everyone uses (never copied), `st.cache_data` for results
 (copied on each hit, so a page cannot change another session's copy)."""
+
 from __future__ import annotations
 
 import gc
@@ -32,8 +33,8 @@ from viz_model.model.pretrained import (
 from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator
 
-MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"      # tests point the app at another model directory
-TRANSLATION_CACHE_ENTRIES = 64                 # per process, shared by all sessions
+MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
+TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
 
 
 def model_dir() -> Path:
@@ -61,15 +62,22 @@ def translator() -> Translator:
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _translate(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
-               prefix: str) -> Translation:
-    return _load_translator(directory).translate(text, direction, beam_width=beam_width,
-                                                 length_penalty=length_penalty, max_len=max_len, prefix=prefix)
+def _translate(
+    directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int, prefix: str
+) -> Translation:
+    return _load_translator(directory).translate(
+        text, direction, beam_width=beam_width, length_penalty=length_penalty, max_len=max_len, prefix=prefix
+    )
 
 
-def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
-              length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
-              prefix: str = "") -> Translation:
+def translate(
+    text: str,
+    direction: str,
+    beam_width: int = DEFAULT_BEAM_WIDTH,
+    length_penalty: float = DEFAULT_LENGTH_PENALTY,
+    max_len: int | None = None,
+    prefix: str = "",
+) -> Translation:
     """Beam search + trace of one sentence, cached per (model, text, direction, search settings). The sidebar
     uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
     cache, so its default view is the sidebar's translation, not a second search."""
@@ -77,15 +85,22 @@ def translate(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _search(directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int,
-            prefix: str) -> SearchRecord:
-    return _load_translator(directory).search(text, direction, beam_width=beam_width,
-                                              length_penalty=length_penalty, max_len=max_len, prefix=prefix)
+def _search(
+    directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int, prefix: str
+) -> SearchRecord:
+    return _load_translator(directory).search(
+        text, direction, beam_width=beam_width, length_penalty=length_penalty, max_len=max_len, prefix=prefix
+    )
 
 
-def search(text: str, direction: str, beam_width: int = DEFAULT_BEAM_WIDTH,
-           length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
-           prefix: str = "") -> SearchRecord:
+def search(
+    text: str,
+    direction: str,
+    beam_width: int = DEFAULT_BEAM_WIDTH,
+    length_penalty: float = DEFAULT_LENGTH_PENALTY,
+    max_len: int | None = None,
+    prefix: str = "",
+) -> SearchRecord:
     """The beam search alone, no trace (Translator.search), cached like `translate`: for a view that shows
     the search and not the attention."""
     return _search(*_search_key(text, direction, beam_width, length_penalty, max_len, prefix))
@@ -95,8 +110,15 @@ def _search_key(text: str, direction: str, beam_width, length_penalty, max_len: 
     """The arguments of a cached search: the model's directory and the settings in one form (numbers as int and
     float, the length capped at the model's), so equal settings share one cache entry."""
     full_length = translator().config.max_len
-    return (str(model_dir()), text, direction, int(beam_width), float(length_penalty),
-            min(int(max_len or full_length), full_length), prefix)
+    return (
+        str(model_dir()),
+        text,
+        direction,
+        int(beam_width),
+        float(length_penalty),
+        min(int(max_len or full_length), full_length),
+        prefix,
+    )
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
@@ -139,7 +161,7 @@ def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder
 
 
 # The pretrained encoder beside our translator (viz_model.model.pretrained), picked in the sidebar.
-PRETRAINED_DIR_ENV = "ATTENTION_LAB_PRETRAINED_DIR"     # tests point the app at another encoder directory
+PRETRAINED_DIR_ENV = "ATTENTION_LAB_PRETRAINED_DIR"  # tests point the app at another encoder directory
 
 
 def pretrained_dir() -> str:
@@ -152,7 +174,7 @@ def pretrained_dir() -> str:
 def _load_pretrained(directory: str) -> PretrainedEncoder:
     import torch
 
-    os.environ["HF_HUB_OFFLINE"] = "1"                # local files only: nothing is downloaded at run time
+    os.environ["HF_HUB_OFFLINE"] = "1"  # local files only: nothing is downloaded at run time
     torch.set_num_threads(1)
     return PretrainedEncoder.load(directory, name="MiniLM")
 

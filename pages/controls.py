@@ -4,6 +4,7 @@ link made in one interface language opens in the other; numbers, positions and s
 Streamlit's own widget binding. The attention kind, layer and head are shared by the pages that show one
 attention layer and follow the reader from page to page. A value in a link that names nothing (a hand-edited
 or outdated URL) falls back to the default with a short notice (`url_notice`)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -16,12 +17,12 @@ from pages.i18n import LANGUAGES, t
 from pages.state import lang, notice_dropped, tr
 from viz_model.model.trace import ATTENTION_KINDS
 
-URL = {"bind": "query-params"}                                 # a page's own setting: in the URL
+URL = {"bind": "query-params"}  # a page's own setting: in the URL
 # kind, layer, head are also kept across pages, by `shared`. Not with persist_state="session": together
 # with bind="query-params" the binding wins, and a page switch starts without the parameters, so the
 # kept value was replaced by the default.
 SHARED = URL
-_KEPT = "_shared."        # the last value of a shared setting, in a key no widget owns
+_KEPT = "_shared."  # the last value of a shared setting, in a key no widget owns
 _CHECKED = "_url_checked"  # URL parameters already looked at in this session (a notice is given once)
 
 
@@ -32,7 +33,7 @@ def _carry(key: str) -> bool:
         return False
     if st.session_state.get(_KEPT + key) is None:
         return False
-    st.session_state[key] = st.session_state[_KEPT + key]      # set in this run: wins over the binding
+    st.session_state[key] = st.session_state[_KEPT + key]  # set in this run: wins over the binding
     return True
 
 
@@ -69,8 +70,13 @@ def _number_check(args: tuple, kwargs: dict) -> Callable[[str], bool]:
             number = float(text)
         except ValueError:
             return False
-        return (number == number and (not whole or number.is_integer())
-                and (low is None or number >= low) and (high is None or number <= high))
+        return (
+            number == number
+            and (not whole or number.is_integer())
+            and (low is None or number >= low)
+            and (high is None or number <= high)
+        )
+
     return valid
 
 
@@ -86,7 +92,7 @@ def _valid_values(widget, args: tuple, kwargs: dict) -> Callable[[str], bool]:
         fmt = kwargs.get("format_func", str)
         shown = {str(fmt(option)) for option in options}
         return lambda text: text in shown
-    return lambda text: True                                  # free text: every value is one
+    return lambda text: True  # free text: every value is one
 
 
 def linked(widget, label: str, *args, key: str, **kwargs):
@@ -100,7 +106,7 @@ def linked(widget, label: str, *args, key: str, **kwargs):
 def shared(widget, *args, key: str, **kwargs):
     """Draw a widget bound to the URL parameter `key` whose value follows the reader from page to page: a
     page switch starts without the parameter (and the binding wins over persist_state)."""
-    if _carry(key):                              # a default beside a session value draws a warning
+    if _carry(key):  # a default beside a session value draws a warning
         kwargs.pop("default", None)
         kwargs.pop("index", None)
     url_notice(key, _valid_values(widget, args[1:], kwargs))
@@ -109,8 +115,18 @@ def shared(widget, *args, key: str, **kwargs):
     return value
 
 
-def choice(widget, label: str, options: Sequence, key: str, labels: Callable[[object, str], str], *,
-           default=None, url_text: Callable[[object], str] = str, share: bool = False, **kwargs):
+def choice(
+    widget,
+    label: str,
+    options: Sequence,
+    key: str,
+    labels: Callable[[object, str], str],
+    *,
+    default=None,
+    url_text: Callable[[object], str] = str,
+    share: bool = False,
+    **kwargs,
+):
     """One of `options` (stable values: catalogue names, numbers), shown as `labels(option, language)`,
     with the option itself in the URL parameter `key` (`url_text(option)`): a link reads the same in both
     interface languages. A link with a label (in either language) still opens; one naming nothing falls
@@ -130,7 +146,7 @@ def choice(widget, label: str, options: Sequence, key: str, labels: Callable[[ob
             kwargs["index"] = options.index(start)
         else:
             kwargs["default"] = start
-    elif state.get(key) not in options:          # not drawn in the last run (its state is gone), or stale
+    elif state.get(key) not in options:  # not drawn in the last run (its state is gone), or stale
         state[key] = _from_url(key, options, labels, url_text)
         if state[key] is None:
             state[key] = kept if kept in options else default
@@ -174,18 +190,32 @@ def attention_controls(kind_default: str = "encoder_self") -> tuple[str, int]:
     show one attention layer; layers are shown from 1."""
     config = translator().config
     left, right = st.columns(2)
-    kind = choice(left.selectbox, tr("attention.kind"), ATTENTION_KINDS, "kind",
-                  catalogue_labels("attention.kind_{}"), default=kind_default, share=True)
+    kind = choice(
+        left.selectbox,
+        tr("attention.kind"),
+        ATTENTION_KINDS,
+        "kind",
+        catalogue_labels("attention.kind_{}"),
+        default=kind_default,
+        share=True,
+    )
     n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
-    layer = dependent_index(right.selectbox, tr("common.layer"), n_layers, "layer",
-                            format_func=lambda i: str(i + 1), share=True)
+    layer = dependent_index(
+        right.selectbox, tr("common.layer"), n_layers, "layer", format_func=lambda i: str(i + 1), share=True
+    )
     return kind, layer
 
 
 def head_picker(n_heads: int, where=st) -> int:
     """One head (shown from 1), bound to the URL parameter "head" and shared by the pages."""
-    head = shared(where.segmented_control, tr("common.head"), range(n_heads), key="head", default=0,
-                  format_func=lambda h: str(h + 1))
+    head = shared(
+        where.segmented_control,
+        tr("common.head"),
+        range(n_heads),
+        key="head",
+        default=0,
+        format_func=lambda h: str(h + 1),
+    )
     return head if isinstance(head, int) and 0 <= head < n_heads else 0
 
 

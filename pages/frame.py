@@ -1,5 +1,6 @@
 """The app's frame: the page list, the icon, and the guard that makes every page run inside app.py's frame
 (navigation and sidebar) even when Streamlit starts a page file on its own."""
+
 from __future__ import annotations
 
 import runpy
@@ -40,7 +41,7 @@ ICON = APP_FILE.parent / "assets" / "icon.png"
 
 
 FRAME_MARK = "_frame_drawn"
-PAGE_SWITCHED = "_page_switched"         # set by app.py: this run is a page's first after another page's
+PAGE_SWITCHED = "_page_switched"  # set by app.py: this run is a page's first after another page's
 
 
 def frame() -> None:

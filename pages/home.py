@@ -1,4 +1,5 @@
 """Home: what the app is, the model card, the architecture, the current translation, links to every page."""
+
 import streamlit as st
 
 from pages.cache import architecture_figure, translate, translator
@@ -26,30 +27,60 @@ with left:
         show_translation(result)
     st.subheader(tr("home.pages"))
     for spec in PAGES[1:]:
-        st.page_link(spec.file, label=f"{tr(f'{spec.section}.title')} — {tr(f'{spec.section}.short')}",
-                     icon=spec.icon, query_params=link_params())
+        st.page_link(
+            spec.file,
+            label=f"{tr(f'{spec.section}.title')} — {tr(f'{spec.section}.short')}",
+            icon=spec.icon,
+            query_params=link_params(),
+        )
 
 
 def model_card() -> None:
     rows = model_card_rows(model.card)
-    values = [tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
-              for field, value in rows]
-    st.dataframe({tr("home.card_property"): [tr(f"home.card_{field}") for field, _ in rows],
-                  tr("home.card_value"): values},
-                 hide_index=True, width="stretch", height=35 * (len(rows) + 1) + 3, key="home.card")
+    values = [
+        tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
+        for field, value in rows
+    ]
+    st.dataframe(
+        {tr("home.card_property"): [tr(f"home.card_{field}") for field, _ in rows], tr("home.card_value"): values},
+        hide_index=True,
+        width="stretch",
+        height=35 * (len(rows) + 1) + 3,
+        key="home.card",
+    )
 
 
 with right:
-    if presenting():                           # folded: the architecture starts on the first screen
+    if presenting():  # folded: the architecture starts on the first screen
         folded(tr("home.card"), "home.card_box", model_card)
     else:
         st.subheader(tr("home.card"))
         model_card()
 
 st.subheader(tr("home.architecture"))
-arch_labels = {name: tr(f"home.arch_{name}") for name in (
-    "encoder", "decoder", "embedding", "positional", "self_attn", "masked_self_attn", "cross_attn", "ffn",
-    "add_norm", "linear", "softmax", "inputs", "outputs", "probabilities", "layers", "memory")}
-chart(architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
-      key="home.architecture")
+arch_labels = {
+    name: tr(f"home.arch_{name}")
+    for name in (
+        "encoder",
+        "decoder",
+        "embedding",
+        "positional",
+        "self_attn",
+        "masked_self_attn",
+        "cross_attn",
+        "ffn",
+        "add_norm",
+        "linear",
+        "softmax",
+        "inputs",
+        "outputs",
+        "probabilities",
+        "layers",
+        "memory",
+    )
+}
+chart(
+    architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
+    key="home.architecture",
+)
 st.caption(tr("home.architecture_caption"))

@@ -5,6 +5,7 @@ is written "section.name", e.g. t("attention.title", "zh"). Strings may hold str
 ("{words}"); the arguments are inserted as given, so text typed by a user must be escaped for wherever the
 message is shown (Markdown, plotly) by the caller.
 """
+
 from __future__ import annotations
 
 import json

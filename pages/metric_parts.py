@@ -2,6 +2,7 @@
 tables and formulas, and how tokens and probabilities are written.
 
 Not a page (pages/frame.PAGES does not list it)."""
+
 from __future__ import annotations
 
 import math
@@ -21,12 +22,17 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
     """BLEU of one candidate against one reference with the working: n-gram tables with clipped counts,
     p1…p4, the brevity penalty and the final score. Returns the result (metrics.bleu)."""
     result = bleu(candidate, [reference])
-    st.dataframe({tr("metrics.col_n"): [f"p{n}" for n in range(1, 5)],
-                  tr("metrics.col_matches"): result.matches,
-                  tr("metrics.col_total"): result.totals,
-                  tr("metrics.col_fraction"): [fraction(m, t) for m, t in zip(result.matches, result.totals)],
-                  tr("metrics.col_precision"): [round(p, 4) for p in result.precisions]},
-                 hide_index=True, key=f"{key}.precisions")
+    st.dataframe(
+        {
+            tr("metrics.col_n"): [f"p{n}" for n in range(1, 5)],
+            tr("metrics.col_matches"): result.matches,
+            tr("metrics.col_total"): result.totals,
+            tr("metrics.col_fraction"): [fraction(m, t) for m, t in zip(result.matches, result.totals)],
+            tr("metrics.col_precision"): [round(p, 4) for p in result.precisions],
+        },
+        hide_index=True,
+        key=f"{key}.precisions",
+    )
     c, r = result.candidate_length, result.reference_length
     if c >= r:
         st.latex(rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1")
@@ -36,12 +42,16 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
         st.latex(rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = {result.brevity_penalty:.4f}")
     if min(result.precisions) == 0:
         zero = [f"p_{n + 1}" for n, p in enumerate(result.precisions) if p == 0]
-        st.latex(r"\mathrm{BLEU} = BP \cdot \exp\Big(\sum_{n=1}^{4} \tfrac14 \log p_n\Big) = 0"
-                 rf"\quad ({', '.join(zero)} = 0,\ \log 0 = -\infty)")
+        st.latex(
+            r"\mathrm{BLEU} = BP \cdot \exp\Big(\sum_{n=1}^{4} \tfrac14 \log p_n\Big) = 0"
+            rf"\quad ({', '.join(zero)} = 0,\ \log 0 = -\infty)"
+        )
     else:
         logs = " + ".join(f"\\log {p:.3f}" for p in result.precisions)
-        st.latex(rf"\mathrm{{BLEU}} = {result.brevity_penalty:.3f} \cdot \exp\big(\tfrac14({logs})\big)"
-                 rf" = {result.score:.4f}")
+        st.latex(
+            rf"\mathrm{{BLEU}} = {result.brevity_penalty:.3f} \cdot \exp\big(\tfrac14({logs})\big)"
+            rf" = {result.score:.4f}"
+        )
     st.markdown(tr("metrics.bleu_line", score=f"{result.score:.4f}", score100=f"{result.score_100:.1f}"))
     folded(tr("metrics.ngram_tables"), f"{key}.ngram_tables", lambda: ngram_tables(candidate, reference, key))
     return result
@@ -55,11 +65,16 @@ def ngram_tables(candidate: list[str], reference: list[str], key: str) -> None:
             st.caption(tr("metrics.no_ngrams", n=n))
             continue
         st.markdown(f"**{tr('metrics.ngram_title', n=n)}**")
-        st.dataframe({tr("metrics.col_gram"): [" ".join(r.gram) for r in rows],
-                      tr("metrics.col_count"): [r.count for r in rows],
-                      tr("metrics.col_reference_max"): [r.reference_max for r in rows],
-                      tr("metrics.col_clipped"): [r.clipped for r in rows]},
-                     hide_index=True, key=f"{key}.ngrams{n}")
+        st.dataframe(
+            {
+                tr("metrics.col_gram"): [" ".join(r.gram) for r in rows],
+                tr("metrics.col_count"): [r.count for r in rows],
+                tr("metrics.col_reference_max"): [r.reference_max for r in rows],
+                tr("metrics.col_clipped"): [r.clipped for r in rows],
+            },
+            hide_index=True,
+            key=f"{key}.ngrams{n}",
+        )
 
 
 def tokens_text(tokens) -> str:
@@ -71,5 +86,3 @@ def log_line(log_prob: float) -> str:
     """ln P and P, P written in scientific notation when tiny."""
     p = math.exp(log_prob)
     return f"ln P = {log_prob:.3f} · P = {p:.3g}"
-
-

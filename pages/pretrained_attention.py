@@ -1,6 +1,7 @@
 """The Attention heads page with the pretrained encoder (MiniLM) picked: one head beside the layer's mean,
 all 6 × 12 heads, our translator's encoder and MiniLM side by side on one colour scale, and what "it"
 attends to in the coreference sentence, head by head; [CLS]/[SEP] can be hidden with rows renormalised."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,23 +23,30 @@ from viz_model.lessons.pretrained_views import (
 )
 from viz_model.model.pretrained import EncoderView
 
-GRID_ROW_HEIGHT = 75          # px per layer of the all-heads grid: 12 maps across stay about square
+GRID_ROW_HEIGHT = 75  # px per layer of the all-heads grid: 12 maps across stay about square
 VIEWS = ("heads", "grid", "side", "pronoun")
 
 
 def _layer_head(view: EncoderView, layer_key: str, head_key: str, where=st) -> tuple[int, int]:
     left, right = where.columns(2)
-    layer = dependent_index(left.selectbox, tr("common.layer"), view.n_layers, layer_key,
-                            format_func=lambda i: str(i + 1))
-    head = dependent_index(right.selectbox, tr("common.head"), view.n_heads, head_key,
-                           format_func=lambda h: str(h + 1))
+    layer = dependent_index(
+        left.selectbox, tr("common.layer"), view.n_layers, layer_key, format_func=lambda i: str(i + 1)
+    )
+    head = dependent_index(right.selectbox, tr("common.head"), view.n_heads, head_key, format_func=lambda h: str(h + 1))
     return layer, head
 
 
 def _heatmap(weights: np.ndarray, labels: list[str], **extra):
     tokens = figures.token_labels(labels)
-    return figures.heatmaps(weights, tokens, tokens, y_title=tr("axis.query_source"),
-                            x_title=tr("axis.key_source"), value_name=tr("axis.weight"), **extra)
+    return figures.heatmaps(
+        weights,
+        tokens,
+        tokens,
+        y_title=tr("axis.query_source"),
+        x_title=tr("axis.key_source"),
+        value_name=tr("axis.weight"),
+        **extra,
+    )
 
 
 def attention_page() -> None:
@@ -47,26 +55,47 @@ def attention_page() -> None:
     if view is None:
         return
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    chosen = choice(left.segmented_control, tr("attention.view"), VIEWS, "mview",
-                    catalogue_labels("pretrained.view_{}"))
+    chosen = choice(
+        left.segmented_control, tr("attention.view"), VIEWS, "mview", catalogue_labels("pretrained.view_{}")
+    )
     hide = linked(right.toggle, tr("pretrained.hide_special"), key="hide", help=tr("pretrained.hide_help"))
     labels, weights = shown_attention(view, hide)
     if chosen == "heads":
         layer, head = _layer_head(view, "mlayer", "mhead")
-        chart(_heatmap(np.stack([weights[layer, head], weights[layer].mean(0)]), labels,
-                       panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1), tr("attention.mean")]),
-              key="attention.minilm_heads")
+        chart(
+            _heatmap(
+                np.stack([weights[layer, head], weights[layer].mean(0)]),
+                labels,
+                panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1), tr("attention.mean")],
+            ),
+            key="attention.minilm_heads",
+        )
     elif chosen == "grid":
         # All maps tiled into one heatmap: one trace draws several times faster than 72 small ones.
         tiled = tile_heads(weights, figures.token_labels(labels))
-        chart(figures.heatmaps(tiled.matrix, tiled.row_labels, tiled.col_labels,
-                               y_title=tr("pretrained.grid_rows", L=view.n_layers),
-                               x_title=tr("pretrained.grid_cols", H=view.n_heads), value_name=tr("axis.weight"),
-                               show_values=False, tick_labels=False, zrange=(0.0, float(np.nanmax(tiled.matrix))),
-                               height=GRID_ROW_HEIGHT * view.n_layers + 110),
-              key="attention.minilm_grid")
-        st.caption(tr("pretrained.grid_caption", L=view.n_layers, H=view.n_heads,
-                      tokens=md(" ".join(f"{i}:{t}" for i, t in enumerate(labels)))))
+        chart(
+            figures.heatmaps(
+                tiled.matrix,
+                tiled.row_labels,
+                tiled.col_labels,
+                y_title=tr("pretrained.grid_rows", L=view.n_layers),
+                x_title=tr("pretrained.grid_cols", H=view.n_heads),
+                value_name=tr("axis.weight"),
+                show_values=False,
+                tick_labels=False,
+                zrange=(0.0, float(np.nanmax(tiled.matrix))),
+                height=GRID_ROW_HEIGHT * view.n_layers + 110,
+            ),
+            key="attention.minilm_grid",
+        )
+        st.caption(
+            tr(
+                "pretrained.grid_caption",
+                L=view.n_layers,
+                H=view.n_heads,
+                tokens=md(" ".join(f"{i}:{t}" for i, t in enumerate(labels))),
+            )
+        )
     elif chosen == "side":
         side_by_side(view, hide)
     else:
@@ -90,26 +119,50 @@ def side_by_side(view: EncoderView, hide: bool) -> None:
     a, b = ours_weights[o_layer, o_head], weights[layer, head]
     zrange = common_range(a, b)
     with left:
-        chart(_heatmap(a, ours_labels, zrange=zrange, show_values=False, compact=True,
-                       panel_titles=[tr("attention.layer_head", layer=o_layer + 1, h=o_head + 1)]),
-              key="attention.side_ours")
+        chart(
+            _heatmap(
+                a,
+                ours_labels,
+                zrange=zrange,
+                show_values=False,
+                compact=True,
+                panel_titles=[tr("attention.layer_head", layer=o_layer + 1, h=o_head + 1)],
+            ),
+            key="attention.side_ours",
+        )
     with right:
-        chart(_heatmap(b, labels, zrange=zrange, show_values=False, compact=True,
-                       panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1)]),
-              key="attention.side_minilm")
+        chart(
+            _heatmap(
+                b,
+                labels,
+                zrange=zrange,
+                show_values=False,
+                compact=True,
+                panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1)],
+            ),
+            key="attention.side_minilm",
+        )
     st.caption(tr("pretrained.side_caption", top=f"{zrange[1]:.2f}"))
 
 
 def coreference_part() -> None:
     """The classic sentence: the weight from "it" to "animal" and to "street", every layer × head."""
     found = coreference(pretrained_view(COREFERENCE_SENTENCE))
-    if found is None:                      # a model whose vocabulary splits these words
+    if found is None:  # a model whose vocabulary splits these words
         st.info(tr("pretrained.coreference_none"), icon=":material/info:")
         return
     _, L, H = found.weights.shape
-    chart(figures.heatmaps(found.weights, [str(i + 1) for i in range(L)], [str(h + 1) for h in range(H)],
-                           y_title=tr("common.layer"), x_title=tr("common.head"), value_name=tr("axis.weight"),
-                           panel_titles=[f"{found.pronoun} → {t}" for t in found.targets]),
-          key="attention.minilm_coreference")
+    chart(
+        figures.heatmaps(
+            found.weights,
+            [str(i + 1) for i in range(L)],
+            [str(h + 1) for h in range(H)],
+            y_title=tr("common.layer"),
+            x_title=tr("common.head"),
+            value_name=tr("axis.weight"),
+            panel_titles=[f"{found.pronoun} → {t}" for t in found.targets],
+        ),
+        key="attention.minilm_coreference",
+    )
     votes = ", ".join(f"{t} × {n}" for t, n in found.votes().items())
     st.caption(tr("pretrained.coreference_caption", sentence=md(COREFERENCE_SENTENCE), n=L * H, votes=votes))

@@ -2,6 +2,7 @@
 the model's view of the sidebar's sentence or one line why there is none (`model_view`), and the views of
 the Tokens, Positional encoding, Similarity and Step by step pages on it. The numbers come from
 viz_model.lessons.pretrained_views; the Attention heads page's views are in pages/pretrained_attention.py."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,13 +24,19 @@ from viz_model.lessons.pretrained_views import (
 from viz_model.lessons.similarity import similarity_matrices
 from viz_model.model.pretrained import EncoderView, PretrainedError
 
-MODEL_KEY = "model"          # the sidebar's picker and the URL parameter (?model=minilm)
+MODEL_KEY = "model"  # the sidebar's picker and the URL parameter (?model=minilm)
 
 
 def model_picker() -> None:
     """The sidebar's choice of model, in the URL as ?model=minilm (the default, our translator, is left out)."""
-    choice(st.radio, tr("pretrained.picker"), MODELS, MODEL_KEY, catalogue_labels("pretrained.model_{}"),
-           help=tr("pretrained.picker_help"))
+    choice(
+        st.radio,
+        tr("pretrained.picker"),
+        MODELS,
+        MODEL_KEY,
+        catalogue_labels("pretrained.model_{}"),
+        help=tr("pretrained.picker_help"),
+    )
 
 
 def pretrained_picked() -> bool:
@@ -38,8 +45,10 @@ def pretrained_picked() -> bool:
 
 def show_pretrained_error(err: PretrainedError) -> None:
     """One friendly message naming the directory and the problem, no traceback."""
-    st.error(f"**{tr('pretrained.error_title')}**  \n"
-             + tr("pretrained.error", path=md(err.path), problem=md(err.problem)), icon=":material/error:")
+    st.error(
+        f"**{tr('pretrained.error_title')}**  \n" + tr("pretrained.error", path=md(err.path), problem=md(err.problem)),
+        icon=":material/error:",
+    )
 
 
 def or_message(compute):
@@ -62,8 +71,13 @@ def model_view() -> EncoderView | None:
         return None
     if not reads_english(text):
         st.info(tr("pretrained.english_only"), icon=":material/translate:")
-        st.button(ENGLISH_EXAMPLE, key="pretrained.english_example", on_click=use_sentence,
-                  args=(ENGLISH_EXAMPLE, "en2zh"), icon=":material/east:")
+        st.button(
+            ENGLISH_EXAMPLE,
+            key="pretrained.english_example",
+            on_click=use_sentence,
+            args=(ENGLISH_EXAMPLE, "en2zh"),
+            icon=":material/east:",
+        )
         return None
     return pretrained_view(text)
 
@@ -81,19 +95,34 @@ def tokens_page() -> None:
     labels = figures.token_labels(view.labels)
 
     def pieces_part() -> None:
-        st.dataframe({tr("tokens.col_position"): list(range(len(view.pieces))),
-                      tr("pretrained.col_piece"): view.pieces, tr("pretrained.col_shown"): view.labels,
-                      tr("tokens.col_id"): view.ids,
-                      tr("pretrained.col_special"): ["✓" if s else "" for s in view.special]},
-                     hide_index=True, key="tokens.minilm_pieces")
+        st.dataframe(
+            {
+                tr("tokens.col_position"): list(range(len(view.pieces))),
+                tr("pretrained.col_piece"): view.pieces,
+                tr("pretrained.col_shown"): view.labels,
+                tr("tokens.col_id"): view.ids,
+                tr("pretrained.col_special"): ["✓" if s else "" for s in view.special],
+            },
+            hide_index=True,
+            key="tokens.minilm_pieces",
+        )
         st.caption(tr("pretrained.pieces_caption"))
 
     def vectors_part() -> None:
         layer = layer_slider(view)
-        chart(figures.heatmaps(view.hidden_states[layer], labels, [str(j) for j in range(view.embeddings.shape[1])],
-                               y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
-                               value_name=tr("tokens.value_vector"), signed=True, show_values=False),
-              key="tokens.minilm_vectors")
+        chart(
+            figures.heatmaps(
+                view.hidden_states[layer],
+                labels,
+                [str(j) for j in range(view.embeddings.shape[1])],
+                y_title=tr("axis.token_rows"),
+                x_title=tr("axis.dimension"),
+                value_name=tr("tokens.value_vector"),
+                signed=True,
+                show_values=False,
+            ),
+            key="tokens.minilm_vectors",
+        )
         st.caption(tr("pretrained.vectors_caption", d=view.embeddings.shape[1]))
 
     sections("msection", {"pretrained.tab_pieces": pieces_part, "pretrained.tab_vectors": vectors_part})
@@ -102,8 +131,9 @@ def tokens_page() -> None:
 
 def layer_slider(view: EncoderView) -> int:
     """Which vectors: the input (0) or the output of a layer (1..L), in the URL parameter "vlayer"."""
-    return dependent_index(st.segmented_control, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer",
-                           format_func=layer_name)
+    return dependent_index(
+        st.segmented_control, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer", format_func=layer_name
+    )
 
 
 def layer_name(layer: int) -> str:
@@ -118,16 +148,35 @@ def positional_page() -> None:
     n, d = compared.learned.shape
     st.info(tr("pretrained.learned_vs_fixed", d=d), icon=":material/info:")
     positions = [str(p) for p in range(n)]
-    chart(figures.heatmaps(compared.learned, positions, [str(j) for j in range(d)],
-                           y_title=tr("positional.axis_position_rows"), x_title=tr("axis.dimension"),
-                           value_name=tr("positional.value_pe"), signed=True, show_values=False,
-                           zrange=(-compared.colour_limit, compared.colour_limit),
-                           title=tr("pretrained.learned_table", n=n - 1)), key="positional.minilm_table")
-    chart(figures.heatmaps(compared.cosines, positions, positions, y_title=tr("positional.axis_query_position"),
-                           x_title=tr("positional.axis_key_position"), value_name=tr("pretrained.value_cosine"),
-                           signed=True, show_values=False,
-                           panel_titles=[tr("pretrained.learned_cosine"), tr("pretrained.sinusoid_cosine", d=d)]),
-          key="positional.minilm_cosine")
+    chart(
+        figures.heatmaps(
+            compared.learned,
+            positions,
+            [str(j) for j in range(d)],
+            y_title=tr("positional.axis_position_rows"),
+            x_title=tr("axis.dimension"),
+            value_name=tr("positional.value_pe"),
+            signed=True,
+            show_values=False,
+            zrange=(-compared.colour_limit, compared.colour_limit),
+            title=tr("pretrained.learned_table", n=n - 1),
+        ),
+        key="positional.minilm_table",
+    )
+    chart(
+        figures.heatmaps(
+            compared.cosines,
+            positions,
+            positions,
+            y_title=tr("positional.axis_query_position"),
+            x_title=tr("positional.axis_key_position"),
+            value_name=tr("pretrained.value_cosine"),
+            signed=True,
+            show_values=False,
+            panel_titles=[tr("pretrained.learned_cosine"), tr("pretrained.sinusoid_cosine", d=d)],
+        ),
+        key="positional.minilm_cosine",
+    )
     st.caption(tr("pretrained.positions_caption"))
 
 
@@ -139,20 +188,44 @@ def similarity_page() -> None:
         layer = layer_slider(view)
         vectors = view.hidden_states[layer]
         labels = figures.token_labels(view.labels)
-        chart(figures.heatmaps(similarity_matrices(vectors, vectors).matrix("cosine"), labels, labels,
-                               y_title=tr("axis.query_rows"), x_title=tr("axis.key_cols"), signed=True,
-                               value_name=tr("pretrained.value_cosine")), key="similarity.minilm_cosine")
+        chart(
+            figures.heatmaps(
+                similarity_matrices(vectors, vectors).matrix("cosine"),
+                labels,
+                labels,
+                y_title=tr("axis.query_rows"),
+                x_title=tr("axis.key_cols"),
+                signed=True,
+                value_name=tr("pretrained.value_cosine"),
+            ),
+            key="similarity.minilm_cosine",
+        )
         st.caption(tr("pretrained.similarity_caption", layer=layer_name(layer)))
 
     def apple_part() -> None:
         cosine = or_message(apple_contrast)
         if cosine is None:
             return
-        chart(figures.line_chart(np.arange(len(cosine)), {tr("pretrained.apple_series", word=APPLE_WORD): cosine},
-                                 x_title=tr("pretrained.apple_axis"), y_title=tr("pretrained.value_cosine"),
-                                 height=360), key="similarity.minilm_apple")
-        st.caption(tr("pretrained.apple_caption", word=APPLE_WORD, a=md(APPLE_TEXTS[0]), b=md(APPLE_TEXTS[1]),
-                      first=f"{cosine[0]:.4f}", last=f"{cosine[-1]:.4f}"))
+        chart(
+            figures.line_chart(
+                np.arange(len(cosine)),
+                {tr("pretrained.apple_series", word=APPLE_WORD): cosine},
+                x_title=tr("pretrained.apple_axis"),
+                y_title=tr("pretrained.value_cosine"),
+                height=360,
+            ),
+            key="similarity.minilm_apple",
+        )
+        st.caption(
+            tr(
+                "pretrained.apple_caption",
+                word=APPLE_WORD,
+                a=md(APPLE_TEXTS[0]),
+                b=md(APPLE_TEXTS[1]),
+                first=f"{cosine[0]:.4f}",
+                last=f"{cosine[-1]:.4f}",
+            )
+        )
 
     sections("msection", {"pretrained.tab_sentence": sentence_part, "pretrained.tab_apple": apple_part})
 
@@ -163,23 +236,35 @@ def step_page() -> None:
         return
     st.caption(tr("pretrained.step_scope"))
     left, middle, right = st.columns(3)
-    layer = dependent_index(left.selectbox, tr("common.layer"), view.n_layers, "mlayer",
-                            format_func=lambda i: str(i + 1))
-    head = dependent_index(middle.selectbox, tr("common.head"), view.n_heads, "mhead",
-                           format_func=lambda h: str(h + 1))
-    query = dependent_index(right.selectbox, tr("step.query_token"), len(view.pieces), "mquery",
-                            format_func=lambda i: f"{i}:{view.labels[i]}")
+    layer = dependent_index(
+        left.selectbox, tr("common.layer"), view.n_layers, "mlayer", format_func=lambda i: str(i + 1)
+    )
+    head = dependent_index(middle.selectbox, tr("common.head"), view.n_heads, "mhead", format_func=lambda h: str(h + 1))
+    query = dependent_index(
+        right.selectbox,
+        tr("step.query_token"),
+        len(view.pieces),
+        "mquery",
+        format_func=lambda i: f"{i}:{view.labels[i]}",
+    )
     step = head_step(view, layer, head, query)
     keys = figures.token_labels(view.labels)
-    st.dataframe({tr("step.col_key"): [f"{j}:{label}" for j, label in enumerate(view.labels)],
-                  tr("step.col_score"): step.scores.round(4), tr("step.col_scaled", scale=step.scale):
-                  step.scaled.round(4), tr("step.col_weight"): step.weights.round(4),
-                  tr("pretrained.col_reported"): step.reported.round(4)},
-                 hide_index=True, key="step.minilm_scores")
-    chart(figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=tr("axis.key_cols")),
-          key="step.minilm_weights")
-    st.caption(tr("pretrained.step_caption", d_k=step.q.shape[0], query=md(keys[query]), layer=layer + 1,
-                  h=head + 1))
+    st.dataframe(
+        {
+            tr("step.col_key"): [f"{j}:{label}" for j, label in enumerate(view.labels)],
+            tr("step.col_score"): step.scores.round(4),
+            tr("step.col_scaled", scale=step.scale): step.scaled.round(4),
+            tr("step.col_weight"): step.weights.round(4),
+            tr("pretrained.col_reported"): step.reported.round(4),
+        },
+        hide_index=True,
+        key="step.minilm_scores",
+    )
+    chart(
+        figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=tr("axis.key_cols")),
+        key="step.minilm_weights",
+    )
+    st.caption(tr("pretrained.step_caption", d_k=step.q.shape[0], query=md(keys[query]), layer=layer + 1, h=head + 1))
     if step.difference < 1e-4:
         st.success(tr("pretrained.step_check", diff=f"{step.difference:.1e}"), icon=":material/check_circle:")
     else:

@@ -1,5 +1,6 @@
 """The sidebar every page shares (drawn by app.py, so it survives page switches): the interface language,
 the sentence and its direction, one-click examples, and the translation with its notices."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -34,8 +35,11 @@ EXAMPLES = (
     ("app.example_arithmetic", "One plus three equals four", "en2zh"),
     ("app.example_chinese", "一加三等于四", "zh2en"),
     ("app.example_chinese", "我看见了一把锯子。", "zh2en"),
-    ("app.example_long", "The policeman will open the black umbrella and the teacher will eat this small mango.",
-     "en2zh"),
+    (
+        "app.example_long",
+        "The policeman will open the black umbrella and the teacher will eat this small mango.",
+        "en2zh",
+    ),
 )
 
 
@@ -47,18 +51,34 @@ def sidebar() -> Translation | None:
     """
     init_state()
     with st.sidebar:
-        st.segmented_control(t("app.language", "en") + " / " + t("app.language", "zh"), options=LANGUAGES,
-                             format_func=LANGUAGE_NAMES.get, key="lang", selection_mode="single",
-                             on_change=_keep_language)
-        st.text_input(tr("app.sentence"), key="text", max_chars=MAX_TEXT_CHARS,
-                      help=tr("app.sentence_help"), placeholder=tr("app.sentence_placeholder"))
-        st.radio(tr("app.direction"), options=tuple(DIRECTIONS), key="dir", horizontal=True,
-                 format_func=labeller("app.dir_{}"), help=tr("app.direction_help"))
+        st.segmented_control(
+            t("app.language", "en") + " / " + t("app.language", "zh"),
+            options=LANGUAGES,
+            format_func=LANGUAGE_NAMES.get,
+            key="lang",
+            selection_mode="single",
+            on_change=_keep_language,
+        )
+        st.text_input(
+            tr("app.sentence"),
+            key="text",
+            max_chars=MAX_TEXT_CHARS,
+            help=tr("app.sentence_help"),
+            placeholder=tr("app.sentence_placeholder"),
+        )
+        st.radio(
+            tr("app.direction"),
+            options=tuple(DIRECTIONS),
+            key="dir",
+            horizontal=True,
+            format_func=labeller("app.dir_{}"),
+            help=tr("app.direction_help"),
+        )
         folded(tr("app.examples"), "examples", _example_buttons)
         model_picker()
         linked(st.toggle, tr("app.present"), key="present", help=tr("app.present_help"))
     sync_url()
-    translator()                       # raises CheckpointError before anything else needs the model
+    translator()  # raises CheckpointError before anything else needs the model
     text, direction = sentence()
     if translator().is_empty(text):
         return None
@@ -70,8 +90,9 @@ def sidebar() -> Translation | None:
 
 def _example_buttons() -> None:
     for i, (group, text, direction) in enumerate(EXAMPLES):
-        st.button(f"{tr(group)} · {text}", key=f"example_{i}", on_click=use_sentence, args=(text, direction),
-                  width="stretch")
+        st.button(
+            f"{tr(group)} · {text}", key=f"example_{i}", on_click=use_sentence, args=(text, direction), width="stretch"
+        )
 
 
 def _keep_language() -> None:
@@ -85,7 +106,7 @@ def show_translation(result: Translation, compact: bool = False) -> None:
     """The translation; in the sidebar (compact) also friendly notices for unknown words, a cut sentence
     and a likely wrong direction."""
     st.markdown(f"**{tr('app.translation')}**")
-    st.text(result.output_text or "∅")          # st.text: never Markdown, never HTML
+    st.text(result.output_text or "∅")  # st.text: never Markdown, never HTML
     if not compact:
         st.caption(tr("app.source_tokens", n=len(result.source.tokens)))
         return
@@ -97,25 +118,36 @@ def show_translation(result: Translation, compact: bool = False) -> None:
         if closest:
             st.caption(tr("common.closest_known"))
             for i, suggestion in enumerate(closest):
-                st.button(suggestion.text, key=f"closest_{i}", on_click=use_sentence,
-                          args=(suggestion.text, suggested_direction(suggestion.text)), width="stretch")
+                st.button(
+                    suggestion.text,
+                    key=f"closest_{i}",
+                    on_click=use_sentence,
+                    args=(suggestion.text, suggested_direction(suggestion.text)),
+                    width="stretch",
+                )
     if result.low_confidence:
-        st.warning(tr("common.low_confidence", p=result.mean_token_probability, limit=LOW_CONFIDENCE),
-                   icon=":material/psychology_alt:")
+        st.warning(
+            tr("common.low_confidence", p=result.mean_token_probability, limit=LOW_CONFIDENCE),
+            icon=":material/psychology_alt:",
+        )
     if result.source.truncated:
-        st.info(tr("common.truncated", max=translator().max_source_words, n=result.source.original_length),
-                icon=":material/content_cut:")
+        st.info(
+            tr("common.truncated", max=translator().max_source_words, n=result.source.original_length),
+            icon=":material/content_cut:",
+        )
     text, direction = sentence()
     suggested = suggested_direction(text)
     if suggested != direction:
         source_language = DIRECTIONS[suggested][0]
         st.caption(tr("app.suggest_direction", language=tr(f"app.language_{source_language}")))
-        st.button(tr("app.switch_direction"), key="switch_direction", on_click=switch_direction,
-                  args=(suggested,))
+        st.button(tr("app.switch_direction"), key="switch_direction", on_click=switch_direction, args=(suggested,))
 
 
 def show_checkpoint_error(err: checkpoint.CheckpointError) -> None:
     """One page-level message naming the broken file and the command that rebuilds it (no traceback)."""
-    st.error(f"**{tr('common.checkpoint_error_title')}**  \n"
-             + tr("common.checkpoint_error", path=err.path, problem=md(err.problem)), icon=":material/error:")
+    st.error(
+        f"**{tr('common.checkpoint_error_title')}**  \n"
+        + tr("common.checkpoint_error", path=err.path, problem=md(err.problem)),
+        icon=":material/error:",
+    )
     st.code(err.command, language="bash")

@@ -1,6 +1,7 @@
 """Similarity: dot, cosine and scaled-dot matrices between the sentence's tokens (embeddings, an encoder
 layer's output, or one head's queries against its keys) with their softmax rows; and the course's hand-made
 word vectors as an editable table, with how "apple" moves toward "orange" or toward "phone"."""
+
 from collections.abc import Callable
 
 import numpy as np
@@ -18,11 +19,11 @@ from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.similarity import SimilarityMatrices, similarity_matrices
 
-MAX_TOKENS_WITH_VALUES = 8                                   # numbers in the cells of three panels across
+MAX_TOKENS_WITH_VALUES = 8  # numbers in the cells of three panels across
 
 
 def sentence_part() -> None:
-    if pretrained_picked():              # MiniLM's vectors and the apple contrast on a real model
+    if pretrained_picked():  # MiniLM's vectors and the apple contrast on a real model
         similarity_page()
         return
     result = require_translation()
@@ -31,12 +32,24 @@ def sentence_part() -> None:
     trace = result.trace
     config = translator().config
     left, middle, right = st.columns([3, 1, 2])
-    source = choice(left.segmented_control, tr("similarity.source"), SIMILARITY_SOURCES, "source",
-                    catalogue_labels("similarity.source_{}"), default="embedding")
+    source = choice(
+        left.segmented_control,
+        tr("similarity.source"),
+        SIMILARITY_SOURCES,
+        "source",
+        catalogue_labels("similarity.source_{}"),
+        default="embedding",
+    )
     layer = head = 0
     if source != "embedding":
-        layer = dependent_index(middle.selectbox, tr("common.layer"), config.n_encoder_layers, "layer",
-                                format_func=lambda i: str(i + 1), share=True)
+        layer = dependent_index(
+            middle.selectbox,
+            tr("common.layer"),
+            config.n_encoder_layers,
+            "layer",
+            format_func=lambda i: str(i + 1),
+            share=True,
+        )
     if source == "qk":
         head = head_picker(config.n_heads, right)
     queries, keys = similarity_vectors(trace, source, layer, head)
@@ -51,25 +64,46 @@ def sentence_part() -> None:
         # One measure at a time, full width: its numbers stay readable in longer sentences, and a teacher
         # steps through the three as the course does. Each has its own colour scale (signed, ±max|value|).
         def draw() -> None:
-            st.caption(f"**{title}**: " +
-                       tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1]))
+            st.caption(
+                f"**{title}**: "
+                + tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1])
+            )
             if not figures.values_fit(len(labels), len(labels)):
                 st.caption(tr("similarity.hover_for_values"))
-            chart(figures.heatmaps(matrices.matrix(measure), labels, labels, y_title=y_title, x_title=x_title,
-                                   signed=True, value_name=tr(f"similarity.value_{measure}")),
-                  key=f"similarity.{measure}")
+            chart(
+                figures.heatmaps(
+                    matrices.matrix(measure),
+                    labels,
+                    labels,
+                    y_title=y_title,
+                    x_title=x_title,
+                    signed=True,
+                    value_name=tr(f"similarity.value_{measure}"),
+                ),
+                key=f"similarity.{measure}",
+            )
+
         return draw
 
     def softmax_part() -> None:
         # The three row softmaxes side by side on one scale, where it shows that ÷√d flattens the rows.
-        readable = len(labels) <= MAX_TOKENS_WITH_VALUES       # three panels across: numbers only if they fit
+        readable = len(labels) <= MAX_TOKENS_WITH_VALUES  # three panels across: numbers only if they fit
         st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
         if not readable:
             st.caption(tr("similarity.hover_for_values"))
-        chart(figures.heatmaps(
-            np.stack([matrices.softmax[m] for m in measures]), labels, labels, y_title=y_title, x_title=x_title,
-            value_name=tr("similarity.value_softmax"), show_values=readable, panel_titles=titles),
-            key="similarity.softmax")
+        chart(
+            figures.heatmaps(
+                np.stack([matrices.softmax[m] for m in measures]),
+                labels,
+                labels,
+                y_title=y_title,
+                x_title=x_title,
+                value_name=tr("similarity.value_softmax"),
+                show_values=readable,
+                panel_titles=titles,
+            ),
+            key="similarity.softmax",
+        )
 
     # Drawn only while its section is chosen: one figure per new sentence, not all four.
     views = {f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)}
@@ -81,5 +115,11 @@ def sentence_part() -> None:
 frame()
 page_title("similarity")
 explanation("similarity")
-sections("section", {"similarity.tab_sentence": sentence_part, "similarity.tab_scoring": scoring_part,
-                           "similarity.tab_course": course_part})
+sections(
+    "section",
+    {
+        "similarity.tab_sentence": sentence_part,
+        "similarity.tab_scoring": scoring_part,
+        "similarity.tab_course": course_part,
+    },
+)

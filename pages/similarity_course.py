@@ -3,6 +3,7 @@ editable table with how "apple" moves toward "orange" or toward "phone", and why
 The numbers come from `viz_model.lessons.hand_example`.
 
 Not a page (pages/frame.PAGES does not list it)."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -23,7 +24,7 @@ from viz_model.lessons.hand_example import (
 )
 from viz_model.lessons.similarity import COURSE_2D_VECTORS, COURSE_FEATURES, COURSE_WORDS
 
-TABLE_VERSION = "similarity.hand_version"                    # bumped by "reset" to get a fresh editor
+TABLE_VERSION = "similarity.hand_version"  # bumped by "reset" to get a fresh editor
 
 
 def weights_text(weights, words) -> str:
@@ -39,13 +40,17 @@ def two_feature_part() -> None:
     st.subheader(tr("similarity.two_features"))
     names = [f"{chr(ord('a') + i)} = {tuple(v)}" for i, v in enumerate(COURSE_2D_VECTORS)]
     pairs = vector_pairs(COURSE_2D_VECTORS)
-    st.dataframe({tr("similarity.col_pair"): [f"{names[p.first]} · {names[p.second]}" for p in pairs],
-                  tr("similarity.col_dot"): [round(p.dot, 2) for p in pairs],
-                  tr("similarity.col_scaled", d=len(COURSE_2D_VECTORS[0])): [round(p.scaled_dot, 2)
-                                                                             for p in pairs],
-                  tr("similarity.col_cosine"): [round(p.cosine, 2) for p in pairs],
-                  tr("similarity.col_angle"): [f"{p.angle_degrees:.0f}°" for p in pairs]},
-                 hide_index=True, key="similarity.two_features")
+    st.dataframe(
+        {
+            tr("similarity.col_pair"): [f"{names[p.first]} · {names[p.second]}" for p in pairs],
+            tr("similarity.col_dot"): [round(p.dot, 2) for p in pairs],
+            tr("similarity.col_scaled", d=len(COURSE_2D_VECTORS[0])): [round(p.scaled_dot, 2) for p in pairs],
+            tr("similarity.col_cosine"): [round(p.cosine, 2) for p in pairs],
+            tr("similarity.col_angle"): [f"{p.angle_degrees:.0f}°" for p in pairs],
+        },
+        hide_index=True,
+        key="similarity.two_features",
+    )
     st.caption(tr("similarity.two_features_caption"))
 
 
@@ -56,14 +61,17 @@ def _reset_table() -> None:
 def hand_part() -> None:
     st.subheader(tr("similarity.hand"))
     st.markdown(tr("similarity.hand_intro"))
-    course = pd.DataFrame([[float(x) for x in COURSE_WORDS[w]] for w in HAND_WORDS], index=list(HAND_WORDS),
-                          columns=list(COURSE_FEATURES))
+    course = pd.DataFrame(
+        [[float(x) for x in COURSE_WORDS[w]] for w in HAND_WORDS], index=list(HAND_WORDS), columns=list(COURSE_FEATURES)
+    )
     version = st.session_state.get(TABLE_VERSION, 0)
-    edited = st.data_editor(course, key=f"similarity.hand_table.{version}", width="content",
-                            column_config={f: st.column_config.NumberColumn(f, format="%.2f")
-                                           for f in COURSE_FEATURES})
-    st.button(tr("similarity.reset"), key="similarity.reset", on_click=_reset_table,
-              icon=":material/restart_alt:")
+    edited = st.data_editor(
+        course,
+        key=f"similarity.hand_table.{version}",
+        width="content",
+        column_config={f: st.column_config.NumberColumn(f, format="%.2f") for f in COURSE_FEATURES},
+    )
+    st.button(tr("similarity.reset"), key="similarity.reset", on_click=_reset_table, icon=":material/restart_alt:")
     try:
         vectors = feature_vectors(list(edited.index), list(edited.columns), edited.to_numpy(object).tolist())
     except FeatureTableError as err:
@@ -73,52 +81,87 @@ def hand_part() -> None:
     words = example.words
     i, j = words.index("apple"), words.index("orange")
     pair = example.moves.get("orange_pair")
-    st.markdown("#### " + tr("similarity.headline", cos=f"{example.cosine[i, j]:.2f}",
-                             weights=weights_text(pair.weights, pair.words)))
+    st.markdown(
+        "#### "
+        + tr("similarity.headline", cos=f"{example.cosine[i, j]:.2f}", weights=weights_text(pair.weights, pair.words))
+    )
     shown = [figures.escape_label(w) for w in words]
     left, right = st.columns(2)
     with left:
-        chart(figures.heatmaps(
-            example.cosine, shown, shown, y_title=tr("similarity.axis_query_word"),
-            x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_cosine"), signed=True,
-            panel_titles=[tr("similarity.measure_cosine")], compact=True), key="similarity.hand_cosine")
+        chart(
+            figures.heatmaps(
+                example.cosine,
+                shown,
+                shown,
+                y_title=tr("similarity.axis_query_word"),
+                x_title=tr("similarity.axis_key_word"),
+                value_name=tr("similarity.value_cosine"),
+                signed=True,
+                panel_titles=[tr("similarity.measure_cosine")],
+                compact=True,
+            ),
+            key="similarity.hand_cosine",
+        )
     with right:
-        chart(figures.heatmaps(
-            example.softmax, shown, shown, y_title=tr("similarity.axis_query_word"),
-            x_title=tr("similarity.axis_key_word"), value_name=tr("similarity.value_softmax"),
-            panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))],
-            compact=True),
-            key="similarity.hand_softmax")
+        chart(
+            figures.heatmaps(
+                example.softmax,
+                shown,
+                shown,
+                y_title=tr("similarity.axis_query_word"),
+                x_title=tr("similarity.axis_key_word"),
+                value_name=tr("similarity.value_softmax"),
+                panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))],
+                compact=True,
+            ),
+            key="similarity.hand_softmax",
+        )
     st.caption(tr("similarity.hand_matrix_caption"))
 
     st.markdown(f"**{tr('similarity.moves')}**")
     rows = [(name, example.moves[name]) for name, _, _ in HAND_SCENARIOS]
-    st.dataframe({tr("similarity.col_sentence"): [tr(f"similarity.scenario_{name}") for name, _ in rows],
-                  tr("similarity.col_focus"): [m.focus for _, m in rows],
-                  tr("similarity.col_softmax"): [weights_text(m.weights, m.words) for _, m in rows],
-                  tr("similarity.col_new"): [vector_text(m.new_vector) for _, m in rows],
-                  tr("similarity.col_similarities"): [weights_text(m.similarities, m.words) for _, m in rows],
-                  tr("similarity.col_plain"): [weights_text(m.sum_weights, m.words) if m.sum_weights is not None
-                                               else tr("similarity.undefined") for _, m in rows]},
-                 hide_index=True, key="similarity.moves")
+    st.dataframe(
+        {
+            tr("similarity.col_sentence"): [tr(f"similarity.scenario_{name}") for name, _ in rows],
+            tr("similarity.col_focus"): [m.focus for _, m in rows],
+            tr("similarity.col_softmax"): [weights_text(m.weights, m.words) for _, m in rows],
+            tr("similarity.col_new"): [vector_text(m.new_vector) for _, m in rows],
+            tr("similarity.col_similarities"): [weights_text(m.similarities, m.words) for _, m in rows],
+            tr("similarity.col_plain"): [
+                weights_text(m.sum_weights, m.words) if m.sum_weights is not None else tr("similarity.undefined")
+                for _, m in rows
+            ],
+        },
+        hide_index=True,
+        key="similarity.moves",
+    )
     st.caption(tr("similarity.moves_caption"))
 
     features = list(edited.columns)
     moves = [(tr(f"similarity.move_{label}"), start, end) for label, start, end in plane_moves(vectors, example)]
-    chart(figures.vector_moves({w: vectors[w][:2] for w in words}, moves, x_title=features[0],
-                               y_title=features[1]), key="similarity.moves_plane")
+    chart(
+        figures.vector_moves({w: vectors[w][:2] for w in words}, moves, x_title=features[0], y_title=features[1]),
+        key="similarity.moves_plane",
+    )
     st.caption(tr("similarity.plane_caption", x=md(features[0]), y=md(features[1])))
 
 
 def why_softmax_part() -> None:
     st.subheader(tr("similarity.why_softmax"))
     cases = why_softmax()
-    st.dataframe({tr("similarity.col_words"): [c.words for c in cases],
-                  tr("similarity.col_scores"): [", ".join(f"{s:g}" for s in c.scores) for c in cases],
-                  tr("similarity.col_plain"): [tr("similarity.divide_by_zero") if c.plain is None
-                                               else ", ".join(f"{w:.2f}" for w in c.plain) for c in cases],
-                  tr("similarity.col_softmax"): [", ".join(f"{w:.2f}" for w in c.softmax) for c in cases]},
-                 hide_index=True, key="similarity.why_softmax")
+    st.dataframe(
+        {
+            tr("similarity.col_words"): [c.words for c in cases],
+            tr("similarity.col_scores"): [", ".join(f"{s:g}" for s in c.scores) for c in cases],
+            tr("similarity.col_plain"): [
+                tr("similarity.divide_by_zero") if c.plain is None else ", ".join(f"{w:.2f}" for w in c.plain)
+                for c in cases
+            ],
+            tr("similarity.col_softmax"): [", ".join(f"{w:.2f}" for w in c.softmax) for c in cases],
+        },
+        hide_index=True,
+        key="similarity.why_softmax",
+    )
     st.caption(tr("similarity.why_softmax_caption"))
 
 

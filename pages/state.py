@@ -1,5 +1,6 @@
 """What a session remembers and the URL mirrors: the sentence, its direction and the interface language, and
 the words of the interface in that language (`tr`)."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -7,7 +8,7 @@ import streamlit as st
 from pages.i18n import normalise_language, t
 from viz_model.model.translator import normalise_direction
 
-MAX_TEXT_CHARS = 1000                          # the text box and the URL; the model reads ≤ max_len tokens
+MAX_TEXT_CHARS = 1000  # the text box and the URL; the model reads ≤ max_len tokens
 DEFAULT_TEXT = "Please buy an apple and an orange."
 
 
@@ -39,7 +40,7 @@ def init_state() -> None:
     params = st.query_params
     state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
     state["_text_is_default"] = "text" not in params
-    if (params.get("present") or "").lower() == "1":    # ?present=1 as well as the binding's ?present=true
+    if (params.get("present") or "").lower() == "1":  # ?present=1 as well as the binding's ?present=true
         state["present"] = True
     state["dir"] = normalise_direction(params.get("dir"))
     state["lang"] = normalise_language(params.get("lang"))
@@ -64,18 +65,20 @@ def page_default_sentence(url_path: str) -> None:
         return
     from pages.cache import translator
     from viz_model.lessons.search_views import beam_default
+
     pick = beam_default(translator())
-    if pick.direction == state.get("dir"):      # a direction the reader chose (or a link named) stays
+    if pick.direction == state.get("dir"):  # a direction the reader chose (or a link named) stays
         state["text"] = pick.text
 
 
-NOTICE_CHARS = 40                    # a dropped URL value is quoted up to this many characters
+NOTICE_CHARS = 40  # a dropped URL value is quoted up to this many characters
 
 
 def notice_dropped(key: str, value: str) -> None:
     """A short notice that the link's value for the setting `key` names nothing here, so the default is
     shown (a hand-edited or outdated link); the value is quoted as text, never as Markdown."""
     from pages.widgets import md  # widgets imports this module
+
     shown = str(value)[:NOTICE_CHARS] + ("…" if len(str(value)) > NOTICE_CHARS else "")
     st.toast(tr("common.url_dropped", name=md(key), value=md(shown)), icon=":material/link_off:")
 
@@ -88,7 +91,7 @@ def link_params() -> dict[str, str]:
 
 def sync_url() -> None:
     """Mirror the shared state in the URL, so the address bar is always a link to this view."""
-    for key, value in link_params().items():      # other parameters (a page's own) are left alone
+    for key, value in link_params().items():  # other parameters (a page's own) are left alone
         if st.query_params.get(key) != value:
             st.query_params[key] = value
 
@@ -118,7 +121,7 @@ def follow_sentence(key: str, value: str, signature) -> None:
     """Give the widget `key` the default `value` whenever the sentence (its `signature`) changes, and keep
     the user's edit otherwise. Call before drawing the widget."""
     mark = f"{key}.__for"
-    if mark not in st.session_state and key in st.query_params:     # a link's value wins on its first run
+    if mark not in st.session_state and key in st.query_params:  # a link's value wins on its first run
         st.session_state[mark] = signature
     elif st.session_state.get(mark) != signature:
         st.session_state[key] = value

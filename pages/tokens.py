@@ -1,4 +1,5 @@
 """Tokens & embeddings: tokenization, embedding vectors, the vocabulary map, neighbours, encoder input."""
+
 import numpy as np
 import streamlit as st
 
@@ -9,13 +10,7 @@ from pages.pretrained_parts import pretrained_picked, tokens_page
 from pages.state import labeller, tr
 from pages.widgets import chart, explanation, md, page_title, require_translation, sections
 from viz_model import figures
-from viz_model.lessons.embeddings import (
-    encoder_input_parts,
-    in_sentence,
-    sentence_neighbours,
-    token_kinds,
-    word_positions,
-)
+from viz_model.lessons import embeddings as lesson
 from viz_model.model.tokenizer import EOS
 
 NEIGHBOURS = 5
@@ -24,7 +19,7 @@ NEIGHBOURS = 5
 frame()
 page_title("tokens")
 explanation("tokens")
-if pretrained_picked():                  # MiniLM's WordPiece pieces and vectors
+if pretrained_picked():  # MiniLM's WordPiece pieces and vectors
     tokens_page()
     st.stop()
 result = require_translation()
@@ -39,65 +34,111 @@ dims = [str(j) for j in range(model.config.d_model)]
 
 def tokenization_part() -> None:
     st.subheader(tr("tokens.tokenization"))
-    st.dataframe({tr("tokens.col_position"): list(range(len(source.tokens))),
-                  tr("tokens.col_token"): source.tokens,
-                  tr("tokens.col_id"): source.ids,
-                  tr("tokens.col_status"): [tr(f"tokens.{kind}", **({"word": word} if word else {}))
-                                            for kind, word in token_kinds(source.tokens, source.unknown_words)]},
-                 hide_index=True, key="tokens.table")
+    st.dataframe(
+        {
+            tr("tokens.col_position"): list(range(len(source.tokens))),
+            tr("tokens.col_token"): source.tokens,
+            tr("tokens.col_id"): source.ids,
+            tr("tokens.col_status"): [
+                tr(f"tokens.{kind}", **({"word": word} if word else {}))
+                for kind, word in lesson.token_kinds(source.tokens, source.unknown_words)
+            ],
+        },
+        hide_index=True,
+        key="tokens.table",
+    )
     st.caption(tr("tokens.tokenization_caption", tag=md(source.tokens[0]), eos=md(EOS)))
 
 
 def embeddings_part() -> None:
     st.subheader(tr("tokens.embeddings"))
-    embeddings = result.trace.source_embeddings                    # (S, d) rows of the table, unscaled
-    chart(figures.heatmaps(embeddings, labels, dims, y_title=tr("axis.token_rows"), x_title=tr("axis.dimension"),
-                           value_name=tr("tokens.value_embedding"), signed=True, show_values=False),
-          key="tokens.embeddings")
+    embeddings = result.trace.source_embeddings  # (S, d) rows of the table, unscaled
+    chart(
+        figures.heatmaps(
+            embeddings,
+            labels,
+            dims,
+            y_title=tr("axis.token_rows"),
+            x_title=tr("axis.dimension"),
+            value_name=tr("tokens.value_embedding"),
+            signed=True,
+            show_values=False,
+        ),
+        key="tokens.embeddings",
+    )
     st.caption(tr("tokens.embeddings_caption", d=len(dims)))
 
 
 def map_part() -> None:
     st.subheader(tr("tokens.map"))
-    n_components = linked(st.segmented_control, tr("tokens.map_dims"), options=(2, 3), key="dims",
-                                        default=2, format_func=labeller("tokens.map_{}d")) or 2
+    dims_label = labeller("tokens.map_{}d")
+    picked = linked(st.segmented_control, tr("tokens.map_dims"), (2, 3), key="dims", default=2, format_func=dims_label)
+    n_components = picked or 2
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
-    chart(figures.scatter_map(coords, vocab, in_sentence(len(vocab), source.ids, source.tokens),
-                              axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
-                              others_name=tr("tokens.vocabulary"), highlight_name=tr("tokens.sentence_words")),
-          key="tokens.map")
+    chart(
+        figures.scatter_map(
+            coords,
+            vocab,
+            lesson.in_sentence(len(vocab), source.ids, source.tokens),
+            axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
+            others_name=tr("tokens.vocabulary"),
+            highlight_name=tr("tokens.sentence_words"),
+        ),
+        key="tokens.map",
+    )
     st.caption(tr("tokens.map_caption", n=len(vocab), k=n_components, share=float(ratio.sum())))
 
 
 def neighbours_part() -> None:
     st.subheader(tr("tokens.neighbours"))
-    positions = word_positions(source.tokens)
+    positions = lesson.word_positions(source.tokens)
     if positions:
-        found = sentence_neighbours(model.embedding_matrix(), model.tokenizer.vocab,
-                                    [source.ids[p] for p in positions], k=NEIGHBOURS)
+        found = lesson.sentence_neighbours(
+            model.embedding_matrix(), model.tokenizer.vocab, [source.ids[p] for p in positions], k=NEIGHBOURS
+        )
         table = {tr("tokens.col_token"): [f"{p}:{source.tokens[p]}" for p in positions]}
         for j in range(NEIGHBOURS):
-            table[tr("tokens.neighbour", i=j + 1)] = [f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else ""
-                                                      for n in found]
+            table[tr("tokens.neighbour", i=j + 1)] = [
+                f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else "" for n in found
+            ]
         st.dataframe(table, hide_index=True, key="tokens.neighbours")
     st.caption(tr("tokens.neighbours_caption"))
 
 
 def input_part() -> None:
     st.subheader(tr("tokens.input"))
-    scaled, positional, total = encoder_input_parts(result.trace)
-    chart(figures.heatmaps(np.stack([scaled, positional, total]), labels, dims, y_title=tr("axis.token_rows"),
-                           x_title=tr("axis.dimension"), value_name=tr("tokens.value_vector"), signed=True,
-                           show_values=False,
-                           panel_titles=[tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
-                                         tr("tokens.panel_positional"), tr("tokens.panel_sum")]),
-          key="tokens.input")
+    scaled, positional, total = lesson.encoder_input_parts(result.trace)
+    chart(
+        figures.heatmaps(
+            np.stack([scaled, positional, total]),
+            labels,
+            dims,
+            y_title=tr("axis.token_rows"),
+            x_title=tr("axis.dimension"),
+            value_name=tr("tokens.value_vector"),
+            signed=True,
+            show_values=False,
+            panel_titles=[
+                tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
+                tr("tokens.panel_positional"),
+                tr("tokens.panel_sum"),
+            ],
+        ),
+        key="tokens.input",
+    )
     st.caption(tr("tokens.input_caption"))
 
 
 # One section at a time: each section's chart is drawn only while it is chosen, so a new sentence redraws one
 # chart at most instead of three.
-sections("section", {"tokens.tab_tokenization": tokenization_part, "tokens.tab_embeddings": embeddings_part,
-                        "tokens.tab_map": map_part, "tokens.tab_neighbours": neighbours_part,
-                        "tokens.tab_input": input_part})
+sections(
+    "section",
+    {
+        "tokens.tab_tokenization": tokenization_part,
+        "tokens.tab_embeddings": embeddings_part,
+        "tokens.tab_map": map_part,
+        "tokens.tab_neighbours": neighbours_part,
+        "tokens.tab_input": input_part,
+    },
+)

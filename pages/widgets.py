@@ -1,6 +1,7 @@
 """The pieces every page is built from: title and explanation box, sections and folded parts that run only
 while shown, the chart element, a position picker that stays valid, the attention selectors, and Markdown
 escaping for text a user typed."""
+
 from __future__ import annotations
 
 import string
@@ -53,15 +54,32 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     # The state and the URL hold the section's catalogue name (its part after the page's prefix, e.g.
     # "part_tree"), never its label: a link opens in either interface language, and a language switch keeps
     # the section.
-    kwargs = dict(key=key, labels=lambda name, language: t(name, language),
-                  url_text=lambda name: name.split(".", 1)[-1], required=True, label_visibility="collapsed")
+    kwargs = dict(
+        key=key,
+        labels=lambda name, language: t(name, language),
+        url_text=lambda name: name.split(".", 1)[-1],
+        required=True,
+        label_visibility="collapsed",
+    )
     row = st
-    if presenting():                         # a teacher clicks through the sections like slides
+    if presenting():  # a teacher clicks through the sections like slides
         back, row, forward = st.columns([1, 10, 1], vertical_alignment="center")
-        back.button("", key=f"{key}.previous", icon=":material/arrow_back:", help=tr("common.previous"),
-                    on_click=_move_section, args=(key, names, -1))
-        forward.button("", key=f"{key}.next", icon=":material/arrow_forward:", help=tr("common.next"),
-                       on_click=_move_section, args=(key, names, 1))
+        back.button(
+            "",
+            key=f"{key}.previous",
+            icon=":material/arrow_back:",
+            help=tr("common.previous"),
+            on_click=_move_section,
+            args=(key, names, -1),
+        )
+        forward.button(
+            "",
+            key=f"{key}.next",
+            icon=":material/arrow_forward:",
+            help=tr("common.next"),
+            on_click=_move_section,
+            args=(key, names, 1),
+        )
     chosen = choice(row.segmented_control, tr("common.sections"), names, **kwargs)
     parts.get(chosen, next(iter(parts.values())))()
 
@@ -99,25 +117,50 @@ def chart(fig, key: str) -> None:
     # Export for slides: the toolbar's image and the matrices' CSV are named page-view-sentence.
     page, _, view = key.partition(".")
     name = export_name(page, view, sentence()[0])
-    st.plotly_chart(figures.react_ready(fig), key=key, width="stretch", theme=None,
-                    config={"displaylogo": False, "scrollZoom": False,
-                            "toImageButtonOptions": {"filename": name, "format": "png", "scale": 2}})
+    st.plotly_chart(
+        figures.react_ready(fig),
+        key=key,
+        width="stretch",
+        theme=None,
+        config={
+            "displaylogo": False,
+            "scrollZoom": False,
+            "toImageButtonOptions": {"filename": name, "format": "png", "scale": 2},
+        },
+    )
     # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
     # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).
     row = st.container(horizontal=True, gap="small")
-    row.download_button(tr("common.download_svg"), lambda: figure_svg(fig), file_name=f"{name}.svg",
-                        mime="image/svg+xml", key=f"{key}.svg", on_click="ignore", icon=":material/image:",
-                        type="tertiary")
+    row.download_button(
+        tr("common.download_svg"),
+        lambda: figure_svg(fig),
+        file_name=f"{name}.svg",
+        mime="image/svg+xml",
+        key=f"{key}.svg",
+        on_click="ignore",
+        icon=":material/image:",
+        type="tertiary",
+    )
     table = figure_csv(fig)
     if table is not None:
-        row.download_button(tr("common.download_csv"), table, file_name=f"{name}.csv", mime="text/csv",
-                            key=f"{key}.csv", on_click="ignore", icon=":material/download:", type="tertiary")
+        row.download_button(
+            tr("common.download_csv"),
+            table,
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"{key}.csv",
+            on_click="ignore",
+            icon=":material/download:",
+            type="tertiary",
+        )
 
 
 # Which side of the translation each attention kind's rows (queries) and columns (keys) come from.
-_AXIS_KEYS = {"encoder_self": ("axis.query_source", "axis.key_source"),
-              "decoder_self": ("axis.query_target", "axis.key_target"),
-              "cross": ("axis.query_target", "axis.key_source")}
+_AXIS_KEYS = {
+    "encoder_self": ("axis.query_source", "axis.key_source"),
+    "decoder_self": ("axis.query_target", "axis.key_target"),
+    "cross": ("axis.query_target", "axis.key_source"),
+}
 
 
 def axis_titles(kind: str) -> tuple[str, str]:

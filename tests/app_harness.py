@@ -4,6 +4,7 @@ and how to read the numbers back out of a plotly chart.
 The app runs on the shipped model in assets/model. On a checkout without it, a small random model is
 built once in a temporary directory, so the app tests still check that charts equal viz_model's numbers.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,14 +42,47 @@ def _random_model(directory: Path) -> None:
     from viz_model.model.tokenizer import Tokenizer
     from viz_model.model.transformer import Transformer
 
-    words = ["please", "buy", "an", "apple", "and", "an", "orange", ".", "i", "saw", "a", "the", "cat", "sat", "on",
-        "mat", "bat", "flew", "out", "of", "cave", "one", "plus", "three", "equals", "four", "b"]
+    words = [
+        "please",
+        "buy",
+        "an",
+        "apple",
+        "and",
+        "an",
+        "orange",
+        ".",
+        "i",
+        "saw",
+        "a",
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "mat",
+        "bat",
+        "flew",
+        "out",
+        "of",
+        "cave",
+        "one",
+        "plus",
+        "three",
+        "equals",
+        "four",
+        "b",
+    ]
     tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯子。苹果和橙")])
     torch.manual_seed(0)
-    config = ModelConfig(vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2,
-                         n_decoder_layers=2, d_ff=64)
-    card = {"name": "random test model", "config": config.to_dict(), "parameters": 0,
-            "vocabulary_size": len(tokenizer), "training": {"examples": 0}}
+    config = ModelConfig(
+        vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=64
+    )
+    card = {
+        "name": "random test model",
+        "config": config.to_dict(),
+        "parameters": 0,
+        "vocabulary_size": len(tokenizer),
+        "training": {"examples": 0},
+    }
     checkpoint.save(Transformer(config).eval(), tokenizer, card, directory)
 
 
@@ -69,8 +103,9 @@ def translator():
     return Translator.load(model_dir())
 
 
-def open_app(page: str | None = None, *, text: str | None = None, direction: str = "en2zh",
-             lang: str = "en", **params) -> AppTest:
+def open_app(
+    page: str | None = None, *, text: str | None = None, direction: str = "en2zh", lang: str = "en", **params
+) -> AppTest:
     """Run app.py with ?text=…&dir=…&lang=… (then switch to `page`, e.g. "pages/attention.py")."""
     os.environ[ENV] = str(model_dir())
     at = AppTest.from_file(APP, default_timeout=120)
@@ -91,9 +126,22 @@ def errors(at: AppTest) -> list[str]:
 
 
 # Widgets bound to the URL have short keys, the URL's parameter names (pages.widgets.URL, SHARED).
-SHORT = {"kind": "kind", "layer": "layer", "head": "head", "view": "view", "compare": "heads", "query": "query",
-         "query_head": "qhead", "top_k": "top", "mode": "mode", "width": "width", "alpha": "alpha",
-         "max_len": "max_len", "source": "source", "step": "step"}
+SHORT = {
+    "kind": "kind",
+    "layer": "layer",
+    "head": "head",
+    "view": "view",
+    "compare": "heads",
+    "query": "query",
+    "query_head": "qhead",
+    "top_k": "top",
+    "mode": "mode",
+    "width": "width",
+    "alpha": "alpha",
+    "max_len": "max_len",
+    "source": "source",
+    "step": "step",
+}
 
 
 def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
@@ -143,14 +191,16 @@ def figure(at: AppTest, key_part: str) -> dict:
     for el in at.get("plotly_chart"):
         if key_part in el.proto.id:
             return json.loads(el.proto.spec)
-    raise AssertionError(f"no chart with key containing {key_part!r}; "
-                         f"ids: {[el.proto.id for el in at.get('plotly_chart')]}")
+    raise AssertionError(
+        f"no chart with key containing {key_part!r}; ids: {[el.proto.id for el in at.get('plotly_chart')]}"
+    )
 
 
 def heatmap_panels(fig: dict) -> list[np.ndarray]:
     """The matrices of a figures.heatmaps chart, panel order (masked overlays skipped)."""
-    return [decode(tr["z"]).astype(np.float64) for tr in fig["data"]
-            if tr.get("type") == "heatmap" and tr.get("coloraxis")]
+    return [
+        decode(tr["z"]).astype(np.float64) for tr in fig["data"] if tr.get("type") == "heatmap" and tr.get("coloraxis")
+    ]
 
 
 def all_text(at: AppTest) -> str:

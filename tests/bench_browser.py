@@ -17,6 +17,7 @@ Medians over several runs of:
 MutationObserver in the page, so plotly's drawing is included. Targets (issue 4): each page warm ≤ 1.5× the
 minimal page, the all-heads grid < 2 s, cold start < 10 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,7 @@ from tests.browser.harness import (  # noqa: E402
     launch_chromium,
 )
 
-MINIMAL_PAGE = '''
+MINIMAL_PAGE = """
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
@@ -52,16 +53,17 @@ tokens = [f"{i}:{w}" for i, w in enumerate(text.split())] or ["0:∅"]
 z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
 st.title("Minimal page")
 st.plotly_chart(go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues")), key="heatmap")
-'''
+"""
 VIEWPORT = {"width": 1400, "height": 900}
-QUIET_MS = 500          # the page is "drawn" once nothing has changed for this long
+QUIET_MS = 500  # the page is "drawn" once nothing has changed for this long
 
 
 def drawn_after(session: Session, before_runs: int, effect: str | None, timeout: float = 120_000) -> float:
     """Seconds from window.__t0 to the last DOM change, once the run finished and charts are drawn."""
     session.wait_idle(since_runs=before_runs, effect=effect, timeout=timeout)
-    session.page.wait_for_function(f"() => performance.now() - window.__lastMutation > {QUIET_MS}",
-                                   timeout=timeout, polling=50)
+    session.page.wait_for_function(
+        f"() => performance.now() - window.__lastMutation > {QUIET_MS}", timeout=timeout, polling=50
+    )
     script_done = session.page.evaluate("""() => { const done = window.__states.filter(
         s => s[1] === 'notRunning' && s[0] >= window.__t0); return done.length ? done[done.length - 1][0] : null; }""")
     if script_done is not None and LAST_SCRIPT is not None:
@@ -69,7 +71,7 @@ def drawn_after(session: Session, before_runs: int, effect: str | None, timeout:
     return session.page.evaluate("() => (window.__lastMutation - window.__t0) / 1000")
 
 
-LAST_SCRIPT: list[float] = []        # per measured run: Enter → script finished (the rest is drawing)
+LAST_SCRIPT: list[float] = []  # per measured run: Enter → script finished (the rest is drawing)
 SCRIPT: dict[str, list[float]] = {}
 
 
@@ -108,7 +110,7 @@ def open_and_time(session: Session, url: str) -> float:
     """A new tab's page load until drawn (from navigation start)."""
     session.page.goto(url, wait_until="domcontentloaded")
     session.wait_first_run(timeout=120_000)
-    session.page.evaluate("() => { window.__t0 = 0; }")          # performance.now() starts at navigation
+    session.page.evaluate("() => { window.__t0 = 0; }")  # performance.now() starts at navigation
     return drawn_after(session, None, None)
 
 
@@ -124,8 +126,7 @@ def cold_start(browser, script: Path, env: dict, runs: int, log_name: str) -> li
             server.wait_healthy(timeout=120)
             session.base_url = server.base_url
             session.open("", timeout=120_000)
-            session.page.wait_for_function(f"() => performance.now() - window.__lastMutation > {QUIET_MS}",
-                                           polling=50)
+            session.page.wait_for_function(f"() => performance.now() - window.__lastMutation > {QUIET_MS}", polling=50)
             last_change = session.page.evaluate("() => Date.now() - (performance.now() - window.__lastMutation)")
             times.append(last_change / 1000 - server.started_wall)
             problems = session.problems()
@@ -148,7 +149,7 @@ def test_sentences(count: int, offset: int = 0) -> list[str]:
     pairs = corpus.split_corpus(corpus.generate_pairs(seed=0), seed=0)["test"]
     texts = list(dict.fromkeys(p.en for p in pairs))
     random.Random(0).shuffle(texts)
-    return texts[offset:offset + count]
+    return texts[offset : offset + count]
 
 
 def max_length_sentence(translator) -> str:
@@ -158,7 +159,7 @@ def max_length_sentence(translator) -> str:
         words += text.split()
         if len(words) >= translator.max_source_words:
             break
-    return " ".join(words[:translator.max_source_words])
+    return " ".join(words[: translator.max_source_words])
 
 
 def translate_seconds(translator, text: str) -> float:
@@ -175,7 +176,7 @@ def median(values: list[float]) -> float:
 
 
 FLOOR_LABEL = "minimal: warm (Enter → drawn)"
-FLOOR_OF: dict[str, list[float]] = {}     # label -> the minimal page's runs interleaved with that label's runs
+FLOOR_OF: dict[str, list[float]] = {}  # label -> the minimal page's runs interleaved with that label's runs
 
 
 def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows: dict, args, sentences) -> None:
@@ -185,8 +186,11 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
     sentences; who goes first rotates each run."""
     from pages.frame import PAGES
 
-    pages = [("" if i == 0 else p.url_path, p.section) for i, p in enumerate(PAGES)
-             if not args.pages or p.section in args.pages]
+    pages = [
+        ("" if i == 0 else p.url_path, p.section)
+        for i, p in enumerate(PAGES)
+        if not args.pages or p.section in args.pages
+    ]
     apps = [name for name in sessions if name != "minimal"]
     rows[FLOOR_LABEL], PAYLOADS[FLOOR_LABEL], SCRIPT[FLOOR_LABEL] = [], [], []
     for url_path, section in pages:
@@ -194,13 +198,13 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
         print(f"  warm {section} …", flush=True)
         for name in apps:
             sessions[name].navigate(url_path)
-            type_and_time(sessions[name], next(sentences))    # the first sentence on the page: unmeasured
+            type_and_time(sessions[name], next(sentences))  # the first sentence on the page: unmeasured
             rows[labels[name]], PAYLOADS[labels[name]], SCRIPT[labels[name]] = [], [], []
             FLOOR_OF[labels[name]] = []
         for run in range(args.runs):
             text = next(sentences)
             order = ["minimal", *apps]
-            order = order[run % len(order):] + order[:run % len(order)]
+            order = order[run % len(order) :] + order[: run % len(order)]
             for name in order:
                 label = FLOOR_LABEL if name == "minimal" else labels[name]
                 before_bytes = frames[name].total
@@ -243,11 +247,18 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="warm runs per page (median)")
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--model-dir", default=os.environ.get(MODEL_DIR_ENV))
-    parser.add_argument("--pages", nargs="*", metavar="SECTION",
-                        help="only these pages (sections, e.g. home tokens); skips the grid measurements")
-    parser.add_argument("--compare", metavar="CHECKOUT",
-                        help="another checkout of the app (a directory holding app.py), measured interleaved "
-                             "with this one on the same sentences: is a change faster, beyond the noise?")
+    parser.add_argument(
+        "--pages",
+        nargs="*",
+        metavar="SECTION",
+        help="only these pages (sections, e.g. home tokens); skips the grid measurements",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="CHECKOUT",
+        help="another checkout of the app (a directory holding app.py), measured interleaved "
+        "with this one on the same sentences: is a change faster, beyond the noise?",
+    )
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -275,8 +286,10 @@ def main(argv=None) -> int:
             apps = {"minimal": minimal, "app": APP}
             if args.compare:
                 apps["compare"] = Path(args.compare).resolve() / "app.py"
-            servers = {name: StreamlitServer(script, env=env, log_path=ARTIFACTS / f"bench-{name}.log")
-                       for name, script in apps.items()}
+            servers = {
+                name: StreamlitServer(script, env=env, log_path=ARTIFACTS / f"bench-{name}.log")
+                for name, script in apps.items()
+            }
             try:
                 sessions, frames = {}, {}
                 for server in servers.values():
@@ -284,14 +297,15 @@ def main(argv=None) -> int:
                 for name, server in servers.items():
                     server.wait_healthy(timeout=120)
                     context = browser.new_context(viewport=VIEWPORT)
-                    Session(context, server.base_url).open("")    # model loaded, plotly.js in the HTTP cache
+                    Session(context, server.base_url).open("")  # model loaded, plotly.js in the HTTP cache
                     rows[f"{name}: new session"] = [
                         open_and_time(Session(context, server.base_url), server.base_url + "/")
-                        for _ in range(args.runs)]
+                        for _ in range(args.runs)
+                    ]
                     sessions[name] = Session(context, server.base_url)
                     frames[name] = FrameBytes(sessions[name])
                     sessions[name].open("")
-                    type_and_time(sessions[name], next(sentences))   # the first sentence: unmeasured
+                    type_and_time(sessions[name], next(sentences))  # the first sentence: unmeasured
                 warm_pages(sessions, frames, rows, args, sentences)
                 if not args.pages:
                     grid_rows(sessions["app"], frames["app"], rows, args, translator)
@@ -308,12 +322,15 @@ def main(argv=None) -> int:
     floor_warm = median(rows[FLOOR_LABEL])
     floor_cold = median(rows.get("minimal: cold start", []))
     floor_session = median(rows["minimal: new session"])
-    print(f"\nBrowser benchmark ({args.runs} warm runs, {args.cold_runs} cold runs; medians, seconds; "
-          f"{os.cpu_count()} CPU cores)")
-    print(f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} "
-          f"{'script':>7}  target")
+    print(
+        f"\nBrowser benchmark ({args.runs} warm runs, {args.cold_runs} cold runs; medians, seconds; "
+        f"{os.cpu_count()} CPU cores)"
+    )
+    print(
+        f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7}  target"
+    )
     for label, values in rows.items():
-        if not values:                      # --cold-runs 0
+        if not values:  # --cold-runs 0
             continue
         med = median(values)
         if "cold start" in label:
@@ -331,8 +348,10 @@ def main(argv=None) -> int:
         mark = "" if not target else ("ok" if ok else "MISSED")
         payload = f"{median(PAYLOADS[label]) / 1024:9.0f}" if PAYLOADS.get(label) else " " * 9
         script = f"{median(SCRIPT[label]):7.2f}" if SCRIPT.get(label) else " " * 7
-        print(f"{label:52} {med:7.2f} {min(values):6.2f} {max(values):6.2f} {med / floor:8.2f} {payload} "
-              f"{script}  {target} {mark}")
+        print(
+            f"{label:52} {med:7.2f} {min(values):6.2f} {max(values):6.2f} {med / floor:8.2f} {payload} "
+            f"{script}  {target} {mark}"
+        )
     if args.compare:
         print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")
         for label in rows:
@@ -340,9 +359,11 @@ def main(argv=None) -> int:
                 section = label.removeprefix("compare: warm ")
                 print(f"  {section:12} {median(rows[label]) / median(rows[f'app: warm {section}']):5.2f} ×")
     model = [translate_seconds(translator, text) for text in test_sentences(args.runs * 3, 900)]
-    print(f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
-          f"{median(model):.2f} s. 'script' = Enter → script finished (server work and deltas); the rest of "
-          f"a warm figure is the browser drawing. KB/rerun = websocket bytes the server sent for one rerun.")
+    print(
+        f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
+        f"{median(model):.2f} s. 'script' = Enter → script finished (server work and deltas); the rest of "
+        f"a warm figure is the browser drawing. KB/rerun = websocket bytes the server sent for one rerun."
+    )
     return 0
 
 

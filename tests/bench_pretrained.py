@@ -5,6 +5,7 @@ transformers, and the median of later loads), and one 20-piece sentence's forwar
 pages draw recorded (attention from output_attentions, Q/K/V from the hooks, hidden states), as the app runs
 it (one torch thread) and with torch's default threads. Medians over repeated runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,20 +24,23 @@ def run(repeat: int = 20) -> dict:
 
     from viz_model.model.pretrained import PretrainedEncoder, minilm_path
     from viz_model.training.bench import _median_ms  # the training benchmark's medians
+
     import_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     path = minilm_path()
     model = PretrainedEncoder.load(path)
     first_load_ms = (time.perf_counter() - start) * 1000
-    figures = {"import_ms (torch + transformers)": round(import_ms, 1),
-               "first_load_ms (after the imports)": round(first_load_ms, 1),
-               "load_ms (median of 3 later loads)": _median_ms(lambda: PretrainedEncoder.load(path), 3)}
+    figures = {
+        "import_ms (torch + transformers)": round(import_ms, 1),
+        "first_load_ms (after the imports)": round(first_load_ms, 1),
+        "load_ms (median of 3 later loads)": _median_ms(lambda: PretrainedEncoder.load(path), 3),
+    }
     view = model.view(TWENTY)
     figures["pieces"] = len(view.pieces)
     figures["layers x heads"] = f"{view.n_layers} x {view.n_heads}"
     default_threads = torch.get_num_threads()
     figures[f"view_ms ({default_threads} torch threads)"] = _median_ms(lambda: model.view(TWENTY), repeat)
-    torch.set_num_threads(1)                # as the app runs it (pages/cache.py)
+    torch.set_num_threads(1)  # as the app runs it (pages/cache.py)
     figures["view_ms (1 thread, as in the app)"] = _median_ms(lambda: model.view(TWENTY), repeat)
     torch.set_num_threads(default_threads)
     return figures

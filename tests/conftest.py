@@ -1,5 +1,6 @@
 """Markers by where a test lives: `apptest` for the pages run through Streamlit's AppTest, `slow` for the
 few that train or search at length (`pytest -m "not browser and not slow"` is the fast subset)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -10,6 +10,7 @@ URL_CASES: `UrlCase(id, query, expect_dir, expect_lang)`: a raw query string (al
 user would paste it) and the direction / language the app must fall back to.
 BROWSER_SUBSET: the ids run in the second interface language in the browser (the full list runs in the first).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,15 +26,18 @@ class Hostile:
     @property
     def blank(self) -> bool:
         """True when the app should treat the text as empty (its friendly prompt instead of charts)."""
-        return not "".join(ch for ch in self.text if ch.isprintable() and not ch.isspace()
-                           and ch not in "\u200b\u200c\u200d\u2060\ufeff")
+        return not "".join(
+            ch
+            for ch in self.text
+            if ch.isprintable() and not ch.isspace() and ch not in "\u200b\u200c\u200d\u2060\ufeff"
+        )
 
 
 @dataclass(frozen=True)
 class UrlCase:
     id: str
-    query: str                 # what follows "?" in the address bar
-    expect_dir: str | None = "en2zh"     # None: any valid direction (e.g. repeated parameters)
+    query: str  # what follows "?" in the address bar
+    expect_dir: str | None = "en2zh"  # None: any valid direction (e.g. repeated parameters)
     expect_lang: str | None = "en"
 
 
@@ -108,8 +112,20 @@ def hostile(id: str) -> Hostile:
 
 
 # The second interface language in the browser runs this subset (one of each kind).
-BROWSER_SUBSET = ("empty", "len_5000", "tok_all", "emoji", "nul", "rtl_hebrew_override", "fullwidth",
-                  "html_img", "html_script", "markdown", "latex_frac", "sql")
+BROWSER_SUBSET = (
+    "empty",
+    "len_5000",
+    "tok_all",
+    "emoji",
+    "nul",
+    "rtl_hebrew_override",
+    "fullwidth",
+    "html_img",
+    "html_script",
+    "markdown",
+    "latex_frac",
+    "sql",
+)
 
 URL_CASES: tuple[UrlCase, ...] = (
     UrlCase("dir_xx", "text=hello&dir=xx"),

@@ -9,6 +9,7 @@ viz_model.Translator gives for its sentence. Prints the server's RSS (with child
 its peak: with bounded caches it levels off instead of growing round after round (each round types new
 sentences, so the caches are churned, not hit).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,34 +44,51 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)
     model_dir = Path(args.model_dir or checkpoint.MODEL_DIR)
     translator = Translator.load(model_dir)
-    url_paths = (["" if i == 0 else p.url_path for i, p in enumerate(PAGES)] if args.pages == "all"
-                 else args.pages.split(","))
+    url_paths = (
+        ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)] if args.pages == "all" else args.pages.split(",")
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     server = StreamlitServer(env={MODEL_DIR_ENV: str(model_dir)}, log_path=ARTIFACTS / "load-server.log")
     try:
         server.start()
-        print(f"server pid {server.pid} ready in {server.wait_healthy():.1f} s at {server.base_url}; "
-              f"RSS {server.rss_bytes() / 2**20:.0f} MiB before any session")
+        print(
+            f"server pid {server.pid} ready in {server.wait_healthy():.1f} s at {server.base_url}; "
+            f"RSS {server.rss_bytes() / 2**20:.0f} MiB before any session"
+        )
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             try:
-                result = run_load(browser, server, translator, args.sessions, args.sentences, url_paths,
-                                  rounds=args.rounds, log=lambda line: print(line, flush=True))
+                result = run_load(
+                    browser,
+                    server,
+                    translator,
+                    args.sessions,
+                    args.sentences,
+                    url_paths,
+                    rounds=args.rounds,
+                    log=lambda line: print(line, flush=True),
+                )
             finally:
                 browser.close()
         alive = health(server.base_url)
     finally:
         server.stop()
     rss = [r / 2**20 for r in result.rss_after_rounds]
-    print(f"\n{args.sessions} sessions × {args.sentences} sentences × {len(url_paths)} pages × {args.rounds} rounds: "
-          f"{result.checks} views checked in {result.seconds:.0f} s "
-          f"(rounds {', '.join(f'{s:.0f} s' for s in result.round_seconds)})")
-    print(f"server RSS after each round (MiB): {', '.join(f'{r:.0f}' for r in rss)}; "
-          f"peak {result.peak_rss / 2**20:.0f} MiB")
+    print(
+        f"\n{args.sessions} sessions × {args.sentences} sentences × {len(url_paths)} pages × {args.rounds} rounds: "
+        f"{result.checks} views checked in {result.seconds:.0f} s "
+        f"(rounds {', '.join(f'{s:.0f} s' for s in result.round_seconds)})"
+    )
+    print(
+        f"server RSS after each round (MiB): {', '.join(f'{r:.0f}' for r in rss)}; "
+        f"peak {result.peak_rss / 2**20:.0f} MiB"
+    )
     if len(rss) >= 3:
         later = rss[-1] - rss[1]
-        print(f"growth from round 2 to round {len(rss)}: {later:+.0f} MiB "
-              f"({'levels off' if later < 0.1 * rss[1] else 'KEEPS GROWING'})")
+        print(
+            f"growth from round 2 to round {len(rss)}: {later:+.0f} MiB "
+            f"({'levels off' if later < 0.1 * rss[1] else 'KEEPS GROWING'})"
+        )
     print(f"server healthy at the end: {alive}; errors: {len(result.errors)}")
     for line in result.errors[:50]:
         print("  " + line)

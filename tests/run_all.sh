@@ -15,4 +15,5 @@ if [ -n "$NEEDED" ]; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $NEEDED >/dev/null
 fi
 python -m ruff check .
+python -m ruff format --check .
 python -m pytest "$@"

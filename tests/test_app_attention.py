@@ -1,4 +1,5 @@
 """Attention heads: every view's numbers equal the trace for the same sentence; the mask is drawn."""
+
 import numpy as np
 import pytest
 
@@ -39,9 +40,9 @@ def test_one_head_and_mean(at, trace, kind):
     np.testing.assert_allclose(shown, masked(att.weights[head], att.mask), atol=1e-6)
     np.testing.assert_allclose(mean, masked(att.mean_weights, att.mask), atol=1e-6)
     rows, cols = trace.axis_tokens(kind)
-    if kind != "encoder_self":                                     # decoder rows: "read → predict"
+    if kind != "encoder_self":  # decoder rows: "read → predict"
         rows = decoder_row_labels(trace.target_tokens, trace.predicted_tokens)
-    assert fig["data"][0]["y"] == token_labels(rows)              # position-prefixed, HTML-escaped
+    assert fig["data"][0]["y"] == token_labels(rows)  # position-prefixed, HTML-escaped
     assert fig["data"][0]["x"] == token_labels(cols)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
     assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
@@ -122,6 +123,7 @@ def test_decoder_rows_say_read_then_predict(kind):
 
 def test_sink_note_from_the_data():
     from viz_model.lessons.attention_notes import attention_sink
+
     text = "I saw a saw."
     at = open_app("pages/attention.py", text=text)
     trace = translator().translate(text, "en2zh").trace
@@ -149,9 +151,8 @@ def test_the_grid_counts_positions_when_many_tokens_and_lists_them():
     assert fig["data"][0]["x"] == [str(i) for i in range(len(trace.source_tokens))]
     listed = [c.value for c in at.caption if "Columns (keys)" in c.value]
     assert len(listed) == 1 and "apple" in listed[0]
-    at = open_app("pages/attention.py", text="I love you")          # few tokens: named on the axes
+    at = open_app("pages/attention.py", text="I love you")  # few tokens: named on the axes
     at.session_state["view"] = "grid"
     at.run()
     tokens = translator().translate("I love you", "en2zh").trace.source_tokens
     assert figure(at, "attention.grid")["data"][0]["x"] == token_labels(tokens)
-

@@ -1,6 +1,7 @@
 """Beam search page: the tree at step s has one node per candidate the search scored up to s, the step
 buttons move it, greedy (k = 1) equals decoding.greedy_search, the hypotheses and BLEU tables equal viz_model,
 "what if" forces the chosen token, and the course's toy numbers (0.048 against 0.054, 10^40 against 5×10^5)."""
+
 import json
 
 import numpy as np
@@ -35,8 +36,12 @@ def table(at, column_key):
 
 def tree_nodes(fig):
     """Ids of the candidate nodes drawn (the root left out)."""
-    return [i for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:") and tr["meta"] != "nodes:root"
-            for i in decode(tr["customdata"]).tolist()]
+    return [
+        i
+        for tr in fig["data"]
+        if str(tr.get("meta", "")).startswith("nodes:") and tr["meta"] != "nodes:root"
+        for i in decode(tr["customdata"]).tolist()
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -49,7 +54,7 @@ def test_renders(name, lang):
         assert chart_keys(at) == [] and at.info
     else:
         assert chart_keys(at) == ["beam.tree"]
-        record = translator().translate(text, direction).record       # the page's defaults: k = 4, α = 0.75
+        record = translator().translate(text, direction).record  # the page's defaults: k = 4, α = 0.75
         # the search opens at its first step: its candidates (the root left out)
         assert len(tree_nodes(figure(at, "beam.tree"))) == len(record.steps[0].candidates)
         assert_user_text_escaped(at)
@@ -73,7 +78,7 @@ def test_tree_step_by_step(at):
     settings(at, width=3, alpha=0.5, max_len=12)
     record = translator().translate(TEXT, DIRECTION, beam_width=3, length_penalty=0.5, max_len=12).record
     n = len(record.steps)
-    assert at.session_state["step"] == 1                           # a new search opens at its first step
+    assert at.session_state["step"] == 1  # a new search opens at its first step
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == [c.hypothesis for c in record.steps[0].candidates]
     for s in range(1, n + 1):
         at.session_state["step"] = s
@@ -83,14 +88,18 @@ def test_tree_step_by_step(at):
     if n > 1:
         at.button(key="beam.previous").click().run()
         assert at.session_state["step"] == n - 1
-        assert len(tree_nodes(figure(at, "beam.tree"))) == sum(len(st.candidates) for st in record.steps[:n - 1])
+        assert len(tree_nodes(figure(at, "beam.tree"))) == sum(len(st.candidates) for st in record.steps[: n - 1])
         at.button(key="beam.next").click().run()
         assert at.session_state["step"] == n
     # the best path is the first hypothesis, drawn with its statuses
     fig = figure(at, "beam.tree")
     best = {c.hypothesis for c in record.best_path_nodes()}
-    statuses = {i: tr["meta"].split(":")[1] for tr in fig["data"] if str(tr.get("meta", "")).startswith("nodes:")
-                for i in decode(tr["customdata"]).tolist()}
+    statuses = {
+        i: tr["meta"].split(":")[1]
+        for tr in fig["data"]
+        if str(tr.get("meta", "")).startswith("nodes:")
+        for i in decode(tr["customdata"]).tolist()
+    }
     assert all(statuses[c.hypothesis] == c.status for c in record.nodes())
     assert best and all(statuses[i] in ("kept", "finished") for i in best)
     hyps = table(open_section(at, "part", "beam.part_hypotheses"), "beam.col_finished")
@@ -109,9 +118,9 @@ def test_greedy_equals_greedy_search(at):
     greedy = greedy_search(model.model, model.tokenizer, source.ids)
     expected = detokenize(greedy.hypotheses[0].tokens, "zh") or "∅"
     texts = [x.value for x in at.text]
-    assert texts.count(expected) >= 3          # the output line, and both columns of "greedy and beam"
+    assert texts.count(expected) >= 3  # the output line, and both columns of "greedy and beam"
     open_section(at, "part", "beam.part_tree")
-    at.session_state["step"] = len(greedy.steps)                 # the whole tree (it opens at step 1)
+    at.session_state["step"] = len(greedy.steps)  # the whole tree (it opens at step 1)
     at.run()
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == sorted(c.hypothesis for c in greedy.nodes())
 
@@ -119,8 +128,11 @@ def test_greedy_equals_greedy_search(at):
 def test_what_if_forces_the_chosen_token(at):
     settings(at, "what_if", width=2, alpha=0.75, max_len=10, whatif_step=0, prefix="")
     record = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10).record
-    alternatives = [c for c in record.steps[0].candidates
-                    if c.token != EOS and c.hypothesis != record.best_path_nodes()[0].hypothesis]
+    alternatives = [
+        c
+        for c in record.steps[0].candidates
+        if c.token != EOS and c.hypothesis != record.best_path_nodes()[0].hypothesis
+    ]
     if not alternatives:
         pytest.skip("the model left no alternative at step 1")
     chosen = alternatives[0]
@@ -141,7 +153,7 @@ def test_bleu_against_the_corpus_reference(at):
     assert shown[t("metrics.col_matches", "en")].tolist() == expected.matches
     assert shown[t("metrics.col_total", "en")].tolist() == expected.totals
     assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
-    at.text_input(key="beam.reference").input(" ".join(output)).run()          # a typed reference
+    at.text_input(key="beam.reference").input(" ".join(output)).run()  # a typed reference
     assert any("BLEU = 1.0000" in m.value for m in at.markdown) or len(output) < 4
 
 
@@ -155,8 +167,12 @@ def test_course_toy_example(lang):
     assert "0.048" in line and "0.054" in line
     latex = [m.value for m in at.latex]
     assert any("10^{40}" in x for x in latex) and any("5 \\times 10^{5}" in x for x in latex)
-    best = [n for tr in figure(at, "beam.toy_tree")["data"] if tr.get("meta") == "nodes:finished"
-            for n in decode(tr["customdata"]).tolist()]
+    best = [
+        n
+        for tr in figure(at, "beam.toy_tree")["data"]
+        if tr.get("meta") == "nodes:finished"
+        for n in decode(tr["customdata"]).tolist()
+    ]
     assert best
     at.session_state["beam.toy_width"] = 1
     at.run()
@@ -171,8 +187,8 @@ def table_in(at, lang, column_key):
 def test_each_part_is_a_section_drawn_only_when_chosen():
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
     hypotheses_column = t("beam.col_finished", "en")
-    assert chart_keys(at) == ["beam.tree"]                       # the search tree opens first …
-    assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]    # … and only it
+    assert chart_keys(at) == ["beam.tree"]  # the search tree opens first …
+    assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]  # … and only it
     open_section(at, "part", "beam.part_hypotheses")
     assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
     open_section(at, "part", "beam.part_bleu")
@@ -187,11 +203,14 @@ def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
     from viz_model.figures import text_width
 
     at = open_app(PAGE, text=TEXT, direction=DIRECTION, lang=lang)
-    at.session_state["beam.step_table_open"] = True              # unfold, as a click on the expander does
+    at.session_state["beam.step_table_open"] = True  # unfold, as a click on the expander does
     step_table = next(df for df in at.run().dataframe if t("beam.col_status", lang) in df.value.columns)
-    widths = {name: config["width"] for name, config in json.loads(step_table.proto.columns).items()
-              if name in step_table.value.columns}
-    assert list(widths) == list(step_table.value.columns)                # every column has its width
+    widths = {
+        name: config["width"]
+        for name, config in json.loads(step_table.proto.columns).items()
+        if name in step_table.value.columns
+    }
+    assert list(widths) == list(step_table.value.columns)  # every column has its width
     room = {name: width - 16 for name, width in widths.items()}
     assert all(text_width(name) <= room[name] for name in widths)
     statuses = [t(f"beam.status_{s}", lang) for s in ("kept", "pruned", "finished", "best", "root")]
@@ -203,20 +222,23 @@ def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
 
 def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
-    assert not [df for df in at.dataframe if t("beam.col_status", "en") in df.value.columns]    # folded
+    assert not [df for df in at.dataframe if t("beam.col_status", "en") in df.value.columns]  # folded
     record = translator().translate(TEXT, DIRECTION).record
-    at.session_state["beam.step_table_open"] = True              # unfold, as a click on the expander does
-    for step in (len(record.steps), 1, 2):                        # it stays open as the step moves
+    at.session_state["beam.step_table_open"] = True  # unfold, as a click on the expander does
+    for step in (len(record.steps), 1, 2):  # it stays open as the step moves
         at.session_state["step"] = step
         shown = table(at.run(), "beam.col_status")
         candidates = record.steps[step - 1].candidates
         assert shown[t("beam.col_token", "en")].tolist() == [c.token for c in candidates]
-        assert shown[t("beam.col_status", "en")].tolist() == [t(f"beam.status_{c.status}", "en")
-                                                               for c in candidates]
-        for column, field in (("beam.col_p", "prob"), ("beam.col_logp", "cumulative_log_prob"),
-                              ("beam.col_score", "score")):                       # 4 decimals shown
-            np.testing.assert_allclose(shown[t(column, "en")], [getattr(c, field) for c in candidates],
-                                       rtol=0, atol=5e-5 + 1e-6)
+        assert shown[t("beam.col_status", "en")].tolist() == [t(f"beam.status_{c.status}", "en") for c in candidates]
+        for column, field in (
+            ("beam.col_p", "prob"),
+            ("beam.col_logp", "cumulative_log_prob"),
+            ("beam.col_score", "score"),
+        ):  # 4 decimals shown
+            np.testing.assert_allclose(
+                shown[t(column, "en")], [getattr(c, field) for c in candidates], rtol=0, atol=5e-5 + 1e-6
+            )
         prefixes = [" · ".join(n.token for n in record.path_nodes(c.hypothesis)[:-1]) or "∅" for c in candidates]
         assert shown[t("beam.col_prefix", "en")].tolist() == prefixes
 
@@ -228,7 +250,7 @@ def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
     calls = []
     original = Translator.translate
     monkeypatch.setattr(Translator, "translate", lambda self, *a, **k: calls.append(k) or original(self, *a, **k))
-    at = open_app(PAGE, text="The teacher will open the black umbrella.", direction=DIRECTION)   # not cached yet
+    at = open_app(PAGE, text="The teacher will open the black umbrella.", direction=DIRECTION)  # not cached yet
     assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
     assert len(calls) == 1
     settings(at, width=3)
@@ -249,11 +271,11 @@ def test_the_page_opens_on_a_sentence_where_beam_and_greedy_differ():
     assert at.session_state["step"] == 1
     at = open_app(PAGE, text=TEXT)
     assert errors(at) == [] and at.session_state["text"] == TEXT
-    at = open_app("pages/attention.py")                          # other pages keep the app's default
+    at = open_app("pages/attention.py")  # other pages keep the app's default
     at.switch_page(PAGE).run()
-    assert at.session_state["text"] == pick.text                # first visit of Beam search in the session
+    assert at.session_state["text"] == pick.text  # first visit of Beam search in the session
     at.session_state["text"] = TEXT
     at.run()
     at.switch_page("pages/home.py").run()
     at.switch_page(PAGE).run()
-    assert at.session_state["text"] == TEXT                     # once a session only
+    assert at.session_state["text"] == TEXT  # once a session only

@@ -1,4 +1,5 @@
 """The frame shared by all pages: navigation, URL state, sidebar, languages, bad parameters, broken model."""
+
 import shutil
 
 import pytest
@@ -10,18 +11,27 @@ def test_home_opens_on_the_default_sentence():
     at = open_app()
     assert errors(at) == []
     assert at.session_state["text"] and at.query_params["text"]
-    assert len(at.get("plotly_chart")) == 1          # the architecture figure
+    assert len(at.get("plotly_chart")) == 1  # the architecture figure
 
 
-@pytest.mark.parametrize("page", ["pages/tokens.py", "pages/attention.py", "pages/step_by_step.py",
-                                  "pages/similarity.py", "pages/positional.py", "pages/beam_search.py",
-                                  "pages/metrics.py"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "pages/tokens.py",
+        "pages/attention.py",
+        "pages/step_by_step.py",
+        "pages/similarity.py",
+        "pages/positional.py",
+        "pages/beam_search.py",
+        "pages/metrics.py",
+    ],
+)
 def test_a_page_url_opened_directly_shows_that_sentence(page):
     at = open_app(page, text="I saw a saw.", direction="en2zh", lang="zh")
     assert errors(at) == []
     assert at.session_state["text"] == "I saw a saw."
     assert at.text_input(key="text").value == "I saw a saw."
-    assert at.query_params["text"] == "I saw a saw."      # kept in the URL after the page switch
+    assert at.query_params["text"] == "I saw a saw."  # kept in the URL after the page switch
 
 
 def test_url_direction_and_language_are_used():
@@ -31,8 +41,10 @@ def test_url_direction_and_language_are_used():
     assert "注意力实验室" in all_text(at)
 
 
-@pytest.mark.parametrize("params", [{"dir": "xx", "lang": "klingon"}, {"dir": "", "lang": ""},
-                                    {"text": "\x00" * 5 + "x" * 20000, "dir": "EN2ZH"}])
+@pytest.mark.parametrize(
+    "params",
+    [{"dir": "xx", "lang": "klingon"}, {"dir": "", "lang": ""}, {"text": "\x00" * 5 + "x" * 20000, "dir": "EN2ZH"}],
+)
 def test_nonsense_url_parameters_fall_back_to_defaults(params):
     at = open_app(**{"text": "hello", **params})
     assert errors(at) == []
@@ -45,7 +57,7 @@ def test_example_button_sets_the_sentence_everywhere():
     at = open_app()
     # The examples are folded away at first, and folded content is not drawn (pages.widgets.folded).
     assert not [b for b in at.button if b.key and b.key.startswith("example_")]
-    at.session_state["examples"] = True             # unfold, as a click on the expander does
+    at.session_state["examples"] = True  # unfold, as a click on the expander does
     at.run()
     at.button(key="example_3").click().run()
     from pages.sidebar import EXAMPLES
@@ -72,7 +84,7 @@ def test_unknown_words_are_named_and_html_stays_text():
     assert len(unknown) == 1
     warning = unknown[0]
     assert "“qwzx”" in warning
-    assert "“\\<”" in warning                     # escaped for Markdown: shown, not interpreted
+    assert "“\\<”" in warning  # escaped for Markdown: shown, not interpreted
     assert "<b>" not in warning
 
 
@@ -133,6 +145,7 @@ def test_loading_the_model_freezes_long_lived_objects_out_of_the_per_run_collect
 
 def test_unknown_words_offer_the_closest_known_sentences_and_low_confidence_is_marked():
     from tests.app_harness import translator
+
     text = "My qwertyzebra is hungry"
     at = open_app(text=text)
     assert errors(at) == []
@@ -145,4 +158,4 @@ def test_unknown_words_offer_the_closest_known_sentences_and_low_confidence_is_m
     buttons[0].click().run()
     assert errors(at) == []
     assert at.session_state["text"] == choice
-    assert translator().encode(choice, "en2zh").unknown_words == []     # a sentence the model knows
+    assert translator().encode(choice, "en2zh").unknown_words == []  # a sentence the model knows

@@ -3,6 +3,7 @@ the first run; choices with words for labels keep a stable value there (never th
 one interface language opens in the other; a value that names nothing falls back to the default with a
 notice (one test per kind of setting); the settings several pages share (kind, layer, head) carry over when
 moving between pages."""
+
 import pytest
 
 from pages.i18n import t
@@ -17,8 +18,7 @@ def notices(at) -> list[str]:
 
 
 def test_the_urls_parameters_set_the_widgets():
-    at = open_app("pages/attention.py", text=TEXT, kind="decoder_self", layer="3", view="compare",
-                  heads=["2", "4"])
+    at = open_app("pages/attention.py", text=TEXT, kind="decoder_self", layer="3", view="compare", heads=["2", "4"])
     assert errors(at) == [] and notices(at) == []
     assert at.session_state["kind"] == "decoder_self"
     assert at.session_state["layer"] == 2
@@ -48,7 +48,7 @@ def test_the_url_holds_stable_names_not_labels():
     at.button_group(key="section").set_value("beam.tab_course").run()
     assert errors(at) == [] and at.query_params["section"] == "tab_course"
     at.button_group(key="section").set_value("beam.tab_sentence").run()
-    assert "section" not in at.query_params                      # the default is left out of the link
+    assert "section" not in at.query_params  # the default is left out of the link
 
 
 @pytest.mark.parametrize("made, opened", [("en", "zh"), ("zh", "en")])
@@ -57,53 +57,61 @@ def test_a_link_made_in_one_language_opens_in_the_other(made, opened):
     at.selectbox(key="kind").set_value("cross").run()
     at.selectbox(key="layer").set_value(1).run()
     at.button_group(key="view").set_value("query").run()
-    link = {key: at.query_params[key] for key in ("kind", "view")} | {"layer": "2"}   # a number: bound
-    opened_at = open_app("pages/attention.py", text=TEXT, lang=opened,
-                         **link)
+    link = {key: at.query_params[key] for key in ("kind", "view")} | {"layer": "2"}  # a number: bound
+    opened_at = open_app("pages/attention.py", text=TEXT, lang=opened, **link)
     assert errors(opened_at) == [] and notices(opened_at) == []
-    assert (opened_at.session_state["kind"], opened_at.session_state["layer"],
-            opened_at.session_state["view"]) == ("cross", 1, "query")
-    assert opened_at.selectbox(key="kind").proto.options == [t(f"attention.kind_{k}", opened)
-                                                              for k in ("encoder_self", "decoder_self", "cross")]
+    assert (opened_at.session_state["kind"], opened_at.session_state["layer"], opened_at.session_state["view"]) == (
+        "cross",
+        1,
+        "query",
+    )
+    assert opened_at.selectbox(key="kind").proto.options == [
+        t(f"attention.kind_{k}", opened) for k in ("encoder_self", "decoder_self", "cross")
+    ]
 
 
 def test_an_old_link_with_labels_in_either_language_still_opens():
-    at = open_app("pages/attention.py", text=TEXT, lang="en", kind=t("attention.kind_cross", "zh"),
-                  view=t("attention.view_grid", "en"))
+    at = open_app(
+        "pages/attention.py",
+        text=TEXT,
+        lang="en",
+        kind=t("attention.kind_cross", "zh"),
+        view=t("attention.view_grid", "en"),
+    )
     assert errors(at) == [] and notices(at) == []
     assert (at.session_state["kind"], at.session_state["view"]) == ("cross", "grid")
 
 
 # One nonsense value per kind of setting: (page, parameter, value, the key and its default afterwards).
 NONSENSE = [
-    ("pages/attention.py", "kind", "nonsense", "kind", "encoder_self"),                # select, words
-    ("pages/attention.py", "view", "<b>x</b>", "view", "heads"),                        # buttons, words
-    ("pages/attention.py", "layer", "99", "layer", 0),                                  # select, positions
-    ("pages/attention.py", "head", "-3", "head", 0),                                    # buttons, numbers
+    ("pages/attention.py", "kind", "nonsense", "kind", "encoder_self"),  # select, words
+    ("pages/attention.py", "view", "<b>x</b>", "view", "heads"),  # buttons, words
+    ("pages/attention.py", "layer", "99", "layer", 0),  # select, positions
+    ("pages/attention.py", "head", "-3", "head", 0),  # buttons, numbers
     ("pages/step_by_step.py", "section", "tab_nothing", "section", "step.tab_inputs"),  # sections
-    ("pages/beam_search.py", "width", "999", "width", 4),                               # slider
-    ("pages/beam_search.py", "alpha", "abc", "alpha", None),                            # slider, real
-    ("pages/positional.py", "len", "1.5", "len", None),                                 # slider, whole
-    ("pages/tokens.py", "section", "tab_embeddings", None, None),                       # (a valid one)
-    ("pages/metrics.py", "mode", "poetry", "mode", "sentence"),                         # buttons, words
-    ("pages/home.py", "present", "maybe", "present", False),                            # switch
-    ("pages/attention.py", "heads", "9", "heads", None),                                # multiselect (+view)
-    ("pages/attention.py", "top", "0", "top", None),                                    # number box (+view)
-    ("pages/home.py", "dir", "fr2de", "dir", "en2zh"),                                  # the direction
-    ("pages/home.py", "lang", "klingon", "lang", "en"),                                 # the language
+    ("pages/beam_search.py", "width", "999", "width", 4),  # slider
+    ("pages/beam_search.py", "alpha", "abc", "alpha", None),  # slider, real
+    ("pages/positional.py", "len", "1.5", "len", None),  # slider, whole
+    ("pages/tokens.py", "section", "tab_embeddings", None, None),  # (a valid one)
+    ("pages/metrics.py", "mode", "poetry", "mode", "sentence"),  # buttons, words
+    ("pages/home.py", "present", "maybe", "present", False),  # switch
+    ("pages/attention.py", "heads", "9", "heads", None),  # multiselect (+view)
+    ("pages/attention.py", "top", "0", "top", None),  # number box (+view)
+    ("pages/home.py", "dir", "fr2de", "dir", "en2zh"),  # the direction
+    ("pages/home.py", "lang", "klingon", "lang", "en"),  # the language
 ]
 
 
 @pytest.mark.parametrize("page, param, value, key, default", NONSENSE, ids=[f"{n[1]}={n[2]}" for n in NONSENSE])
 def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, value, key, default):
     given = {"lang": value} if param == "lang" else {"direction": value} if param == "dir" else {param: value}
-    if param in ("heads", "top"):                     # widgets of one view: that view, and a notice expected
+    if param in ("heads", "top"):  # widgets of one view: that view, and a notice expected
         given["view"] = "compare" if param == "heads" else "query"
     # The sidebar's settings are read on the app's first run (page None: no page switch after it).
     at = open_app(None if page == "pages/home.py" else page, text=TEXT, **given)
     assert errors(at) == []
     shown = notices(at)
-    if key is None:                                   # a valid value: no notice
+    if key is None:  # a valid value: no notice
         assert shown == []
         return
     assert len(shown) == 1 and param in shown[0] and md(value) in shown[0], shown

@@ -1,5 +1,6 @@
 """Metrics page: BLEU's clipped counts, p_n, BP and score, ROUGE-N recalls and perplexities equal
 viz_model.lessons.metrics on the user's pair; the course example gives p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0."""
+
 import numpy as np
 import pytest
 
@@ -43,7 +44,7 @@ def test_renders(name, lang):
     assert chart_keys(at) == []
     precisions = [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
     assert len(precisions) == (1 if reference else 0)
-    assert bool(at.info) == (not reference)                     # no reference: a prompt instead of BLEU
+    assert bool(at.info) == (not reference)  # no reference: a prompt instead of BLEU
     open_section(at, "part", "metrics.perplexity", lang)
     expected = ["metrics.ppl_candidate"] if result.output_tokens else []
     assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
@@ -93,7 +94,7 @@ def test_numbers_on_the_users_pair(at):
         np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
         ppl = perplexity(scored.log_probs, base=2).perplexity
         assert any(f"= {ppl:.3f}" in x.value for x in at.latex)
-    open_section(at, "part", "metrics.bleu")                # the next test edits and reads BLEU
+    open_section(at, "part", "metrics.bleu")  # the next test edits and reads BLEU
 
 
 def test_editing_the_candidate(at):
@@ -102,7 +103,7 @@ def test_editing_the_candidate(at):
     assert errors(at) == []
     assert any("BLEU = 1.0000" in m.value for m in at.markdown)
     at.text_input(key="ref").input("").run()
-    assert errors(at) == [] and at.info                       # no reference: a prompt instead of BLEU
+    assert errors(at) == [] and at.info  # no reference: a prompt instead of BLEU
 
 
 def test_ngram_tables_are_drawn_when_unfolded():
@@ -110,11 +111,11 @@ def test_ngram_tables_are_drawn_when_unfolded():
     at.session_state["mode"] = "course"
     at.run()
     clipped = t("metrics.col_clipped", "en")
-    assert not [df for df in at.dataframe if clipped in df.value.columns]      # folded: not drawn
-    at.session_state["metrics.course_bleu.ngram_tables"] = True                 # unfold, as a click does
+    assert not [df for df in at.dataframe if clipped in df.value.columns]  # folded: not drawn
+    at.session_state["metrics.course_bleu.ngram_tables"] = True  # unfold, as a click does
     at.run()
     tables = [df.value for df in at.dataframe if clipped in df.value.columns]
     unigrams = tables[0].set_index(t("metrics.col_gram", "en"))
     # the course's candidate "A B B C D": B occurs twice but the reference has it once, so it counts once
     assert unigrams.loc["B", t("metrics.col_count", "en")] == 2 and unigrams.loc["B", clipped] == 1
-    assert sum(table[clipped].sum() for table in tables) == 4 + 3 + 1 + 0          # the matches of p1…p4
+    assert sum(table[clipped].sum() for table in tables) == 4 + 3 + 1 + 0  # the matches of p1…p4

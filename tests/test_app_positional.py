@@ -1,5 +1,6 @@
 """Positional encoding page: the curves, the table and the position similarities equal viz_model.model.positional,
 and the model's own encoding of the current sentence (trace.source_positional) is what the page marks."""
+
 import numpy as np
 import pytest
 
@@ -21,13 +22,16 @@ from viz_model.model.positional import sinusoidal_encoding
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
 # chosen section -> the charts it draws (the model's own encoding of the sentence is added on the table section)
-SECTIONS = {"positional.tab_curves": ["positional.curves"], "positional.tab_table": ["positional.heatmap"],
-        "positional.tab_similarity": ["positional.distance", "positional.similarity"], "positional.tab_course": []}
+SECTIONS = {
+    "positional.tab_curves": ["positional.curves"],
+    "positional.tab_table": ["positional.heatmap"],
+    "positional.tab_similarity": ["positional.distance", "positional.similarity"],
+    "positional.tab_course": [],
+}
 
 
 def on_section(at, section, lang="en"):
     return open_section(at, "section", section, lang)
-
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -62,7 +66,7 @@ def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
     (table,) = heatmap_panels(figure(on_section(at, "positional.tab_table"), "positional.heatmap"))
     assert table.shape == (max(config.max_len, S), config.d_model)
     np.testing.assert_allclose(table, sinusoidal_encoding(table.shape[0], config.d_model), atol=1e-6)
-    np.testing.assert_allclose(table[:S], trace.source_positional, atol=1e-6)        # the framed rows
+    np.testing.assert_allclose(table[:S], trace.source_positional, atol=1e-6)  # the framed rows
     shapes = figure(at, "positional.heatmap")["layout"]["shapes"]
     assert shapes and shapes[0]["y0"] == -0.5 and shapes[0]["y1"] == S - 0.5
     (sentence,) = heatmap_panels(figure(at, "positional.sentence"))
@@ -72,7 +76,7 @@ def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
     marks = [c for c in curves if c.get("meta") == "marks"]
     assert len(lines) == len(marks) > 0
     for line, mark in zip(lines, marks):
-        j = int(line["name"].split()[1])                       # "dim 6 · sin (i = 3)"
+        j = int(line["name"].split()[1])  # "dim 6 · sin (i = 3)"
         np.testing.assert_allclose(decode(line["y"]), table[:, j], atol=1e-6)
         np.testing.assert_allclose(decode(mark["y"]), trace.source_positional[:, j], atol=1e-6)
         np.testing.assert_array_equal(decode(mark["x"]), np.arange(S))
@@ -85,7 +89,7 @@ def test_similarity_depends_on_the_distance(at):
     profiles = [decode(c["y"]) for c in figure(at, "positional.distance")["data"]]
     assert len(profiles) >= 2
     for other in profiles[1:]:
-        np.testing.assert_allclose(other, profiles[0], atol=1e-3)      # the same curve from every start
+        np.testing.assert_allclose(other, profiles[0], atol=1e-3)  # the same curve from every start
     assert profiles[0][0] == pytest.approx(d / 2, rel=1e-5)
 
 
@@ -94,7 +98,7 @@ def test_course_example_and_controls(at):
     assert errors(at) == []
     (table,) = heatmap_panels(figure(on_section(at, "positional.tab_table"), "positional.heatmap"))
     np.testing.assert_allclose(table, sinusoidal_encoding(6, 5), atol=1e-7)
-    assert chart_keys(at) == ["positional.heatmap"]           # another d_model: the model's PE is not marked
+    assert chart_keys(at) == ["positional.heatmap"]  # another d_model: the model's PE is not marked
     assert any("d_model" in i.value for i in at.info)
     course = on_section(at, "positional.tab_course").dataframe[0].value
     assert course.shape == (6, 5) and course.index[0] == "0: when"

@@ -1,12 +1,20 @@
 """Presentation mode (?present=true, the sidebar's switch): explanations folded, every chart's text at least
 16 px, Previous/Next buttons through a page's sections."""
+
 import pytest
 
 from tests.app_harness import errors, figures, open_app
 from tests.test_figures import _font_sizes
 
-PAGES = ["pages/tokens.py", "pages/similarity.py", "pages/attention.py", "pages/step_by_step.py",
-         "pages/positional.py", "pages/beam_search.py", "pages/metrics.py"]
+PAGES = [
+    "pages/tokens.py",
+    "pages/similarity.py",
+    "pages/attention.py",
+    "pages/step_by_step.py",
+    "pages/positional.py",
+    "pages/beam_search.py",
+    "pages/metrics.py",
+]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -15,8 +23,8 @@ def test_presentation_mode(page):
     assert errors(at) == []
     assert at.session_state["present"] is True
     assert at.toggle(key="present").value is True
-    assert not at.expander[0].proto.expanded                     # the explanation, folded
-    for fig in figures(at):                                      # Tokens and Metrics open on tables
+    assert not at.expander[0].proto.expanded  # the explanation, folded
+    for fig in figures(at):  # Tokens and Metrics open on tables
         assert min(_font_sizes(fig)) >= 16
 
 
@@ -27,7 +35,7 @@ def test_previous_and_next_move_through_the_sections():
     assert errors(at) == [] and at.session_state["section"] == "step.tab_projections"
     at.button(key="section.previous").click().run()
     at.button(key="section.previous").click().run()
-    assert at.session_state["section"] == "step.tab_block"   # round the end
+    assert at.session_state["section"] == "step.tab_block"  # round the end
 
 
 def test_without_presentation_the_explanation_is_open_and_no_section_buttons():

@@ -2,6 +2,7 @@
 English, a Chinese, an empty and a sample of hostile sentences; the numbers on the pages equal transformers'
 own output_attentions / hidden states; the URL keeps a stable ?model=minilm; a bad model directory gives
 one friendly message. A tiny random BERT (built from a config, no download) runs through the same pages."""
+
 import os
 
 import numpy as np
@@ -18,8 +19,13 @@ from viz_model.model.pretrained import PretrainedEncoder, minilm_path
 
 PAGE_FILES = [p.file for p in PAGES]
 ENGLISH = "The quick brown fox jumps over the lazy dog."
-INPUTS = {"default": None, "english": ENGLISH, "chinese": "我看见了一把锯子。", "empty": "   ",
-          **{h: hostile(h).text for h in ("len_5000", "html_script", "emoji", "markdown", "nul", "fullwidth")}}
+INPUTS = {
+    "default": None,
+    "english": ENGLISH,
+    "chinese": "我看见了一把锯子。",
+    "empty": "   ",
+    **{h: hostile(h).text for h in ("len_5000", "html_script", "emoji", "markdown", "nul", "fullwidth")},
+}
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +36,10 @@ def minilm():
 @pytest.fixture
 def pretrained_dir():
     """Point the app at another encoder directory for one test."""
+
     def use(path):
         os.environ[PRETRAINED_DIR_ENV] = str(path)
+
     yield use
     os.environ.pop(PRETRAINED_DIR_ENV, None)
 
@@ -48,11 +56,12 @@ def test_every_page_with_minilm_survives_every_input(page, lang):
     assert failures == {}
 
 
-@pytest.mark.parametrize("page", ["pages/attention.py", "pages/tokens.py", "pages/similarity.py",
-                                  "pages/step_by_step.py"])
+@pytest.mark.parametrize(
+    "page", ["pages/attention.py", "pages/tokens.py", "pages/similarity.py", "pages/step_by_step.py"]
+)
 def test_a_chinese_sentence_says_minilm_reads_english_with_an_english_example(page):
     at = open_app(page, text="我看见了一把锯子。", direction="zh2en", model="minilm")
-    if page == "pages/similarity.py":                     # the sentence section is the first one
+    if page == "pages/similarity.py":  # the sentence section is the first one
         assert errors(at) == []
     assert t("pretrained.english_only", "en") in all_text(at)
     at.button(key="pretrained.english_example").click().run()
@@ -69,10 +78,11 @@ def test_attention_heads_equal_output_attentions(minilm):
     np.testing.assert_allclose(head, attention[4, 7], atol=1e-5)
     np.testing.assert_allclose(mean, attention[4].mean(0), atol=1e-5)
     at.toggle(key="hide").set_value(True).run()
-    words = slice(1, -1)                                     # [CLS] first, [SEP] last
+    words = slice(1, -1)  # [CLS] first, [SEP] last
     kept = attention[4, 7][words, words]
-    np.testing.assert_allclose(heatmap_panels(figure(at, "attention.minilm_heads"))[0],
-                               kept / kept.sum(-1, keepdims=True), atol=1e-5)
+    np.testing.assert_allclose(
+        heatmap_panels(figure(at, "attention.minilm_heads"))[0], kept / kept.sum(-1, keepdims=True), atol=1e-5
+    )
     assert at.session_state["hide"] is True and errors(at) == []
 
 
@@ -80,12 +90,12 @@ def test_the_grid_shows_all_six_by_twelve_heads(minilm):
     _, attention, _ = reference(minilm, ENGLISH)
     at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
     fig = figure(at, "attention.minilm_grid")
-    (tiled,) = heatmap_panels(fig)                       # one heatmap: 6 × 12 blocks, NaN between them
+    (tiled,) = heatmap_panels(fig)  # one heatmap: 6 × 12 blocks, NaN between them
     S = attention.shape[-1]
     assert tiled.shape == (6 * (S + 1) - 1, 12 * (S + 1) - 1)
     for layer in range(6):
         for head in range(12):
-            block = tiled[layer * (S + 1): layer * (S + 1) + S, head * (S + 1): head * (S + 1) + S]
+            block = tiled[layer * (S + 1) : layer * (S + 1) + S, head * (S + 1) : head * (S + 1) + S]
             np.testing.assert_allclose(block, attention[layer, head], atol=1e-5)
     assert np.isnan(tiled[S]).all() and np.isnan(tiled[:, S]).all()
     assert fig["data"][0]["y"][S + 1].startswith("L2 · 0:") and fig["data"][0]["x"][S + 1].startswith("H2 · 0:")
@@ -141,8 +151,9 @@ def test_similarity_vectors_and_apple_contrast(minilm):
 def test_positions_are_the_learned_table(minilm):
     at = open_app("pages/positional.py", model="minilm")
     table = heatmap_panels(figure(at, "positional.minilm_table"))[0]
-    np.testing.assert_allclose(table, minilm.model.embeddings.position_embeddings.weight[:40].detach().numpy(),
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        table, minilm.model.embeddings.position_embeddings.weight[:40].detach().numpy(), atol=1e-6
+    )
     assert t("pretrained.learned_vs_fixed", "en", d=384)[:40] in all_text(at)
 
 
@@ -161,7 +172,7 @@ def test_the_url_round_trip_of_the_model():
     assert "model" not in at.query_params and errors(at) == []
     at.radio(key="model").set_value("minilm").run()
     assert at.query_params["model"] == "minilm"
-    at.switch_page("pages/tokens.py").run()                  # the sidebar's choice follows the reader
+    at.switch_page("pages/tokens.py").run()  # the sidebar's choice follows the reader
     assert at.session_state["model"] == "minilm" and at.query_params["model"] == "minilm"
     at = open_app("pages/attention.py", text=ENGLISH, lang="zh", model=t("pretrained.model_minilm", "zh"))
     assert at.session_state["model"] == "minilm" and at.query_params["model"] == "minilm"
@@ -175,7 +186,7 @@ def test_a_bad_model_directory_gives_one_friendly_message(pretrained_dir, tmp_pa
         for page in ("pages/attention.py", "pages/positional.py"):
             at = open_app(page, text=ENGLISH, model="minilm")
             assert errors(at) == [] and len(at.error) == 1
-            shown = at.error[0].value.replace("\\", "")         # Markdown escapes taken off
+            shown = at.error[0].value.replace("\\", "")  # Markdown escapes taken off
             assert str(path) in shown and problem in shown
 
 
@@ -186,4 +197,4 @@ def test_a_tiny_random_bert_runs_through_every_page(pretrained_dir, tmp_path):
         assert errors(at) == [], page
     at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="grid")
     rows, cols = heatmap_panels(figure(at, "attention.minilm_grid"))[0].shape
-    assert (rows + 1) * 4 == (cols + 1) * 2                  # 2 layers × 4 heads of (S + 1)-wide blocks
+    assert (rows + 1) * 4 == (cols + 1) * 2  # 2 layers × 4 heads of (S + 1)-wide blocks

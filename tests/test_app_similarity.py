@@ -2,6 +2,7 @@
 head's q·k = that head's attention), the course's hand example shows cos(apple, orange) = 0.71 and the
 softmax weights 0.57/0.43 (and every other worked number of course §2), and editing the table updates
 everything or explains what is wrong."""
+
 import numpy as np
 import pytest
 
@@ -34,9 +35,9 @@ def test_renders(name, lang):
     text, direction = SENTENCES[name]
     at = open_app(PAGE, text=text, direction=direction, lang=lang)
     assert errors(at) == []
-    assert chart_keys(at) == ([] if name == "empty" else ["similarity.dot"])    # the first view's only
+    assert chart_keys(at) == ([] if name == "empty" else ["similarity.dot"])  # the first view's only
     if name == "empty":
-        assert at.info                                     # the friendly prompt, no empty charts
+        assert at.info  # the friendly prompt, no empty charts
     assert_user_text_escaped(at)
     if name == "html":
         labels = figure(at, "similarity.dot")["data"][0]["y"]
@@ -52,14 +53,15 @@ def test_renders(name, lang):
 
 
 def test_the_chosen_section_survives_a_language_switch():
-    at = open_section(open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "section",
-                      "similarity.tab_course", "en")
+    at = open_section(
+        open_app(PAGE, text=TEXT, direction=DIRECTION, lang="en"), "section", "similarity.tab_course", "en"
+    )
     at.session_state["lang"] = "zh"
     at.run()
     assert errors(at) == []
-    sections = at.button_group(key="section")       # one row of buttons, in the new language
+    sections = at.button_group(key="section")  # one row of buttons, in the new language
     assert sections.options == [t(f"similarity.tab_{name}", "zh") for name in ("sentence", "scoring", "course")]
-    assert sections.value == at.session_state["section"] == "similarity.tab_course"   # a stable name
+    assert sections.value == at.session_state["section"] == "similarity.tab_course"  # a stable name
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
 
 
@@ -88,8 +90,7 @@ def shown(at):
     softmax_panels = heatmap_panels(figure(view(at, "softmax"), "similarity.softmax"))
     matrices = {m: heatmap_panels(figure(view(at, m), f"similarity.{m}")) for m in reversed(MEASURES)}
     assert len(softmax_panels) == len(MEASURES) and all(len(panels) == 1 for panels in matrices.values())
-    return ({m: matrices[m][0] for m in MEASURES}
-            | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax_panels)})
+    return {m: matrices[m][0] for m in MEASURES} | {f"{m}_softmax": panel for m, panel in zip(MEASURES, softmax_panels)}
 
 
 def check(panels, expected):
@@ -118,7 +119,7 @@ def test_each_measure_has_its_own_colour_scale(at, trace):
         assert fig["layout"]["coloraxis"]["cmin"] == pytest.approx(-top, rel=1e-6)
         assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(top, rel=1e-6)
         assert t(f"similarity.value_{measure}", "en") in fig["data"][0]["hovertemplate"]
-        assert "texttemplate" in fig["data"][0]                 # a short sentence, one panel: numbers written
+        assert "texttemplate" in fig["data"][0]  # a short sentence, one panel: numbers written
 
 
 def test_the_three_softmaxes_share_one_colour_scale(at, trace):
@@ -206,10 +207,14 @@ def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
     at.run()
     assert errors(at) == [] and not at.warning
     (cosine,) = heatmap_panels(figure(at, "similarity.hand_cosine"))
-    assert cosine[0, 1] == pytest.approx(1.0)                     # orange = (3,3,0) is now apple's direction
+    assert cosine[0, 1] == pytest.approx(1.0)  # orange = (3,3,0) is now apple's direction
     assert any("cos(apple, orange) = 1.00" in m.value for m in at.markdown)
-    for edit, words in (({0: {"Tech": 0.0, "Fruitness": 0.0}}, "apple"), ({2: {"Other": None}}, "phone · Other"),
-                        ({1: {"Tech": float("nan")}}, "orange · Tech"), ({3: {"Fruitness": "abc"}}, "and · Fruitness")):
+    for edit, words in (
+        ({0: {"Tech": 0.0, "Fruitness": 0.0}}, "apple"),
+        ({2: {"Other": None}}, "phone · Other"),
+        ({1: {"Tech": float("nan")}}, "orange · Tech"),
+        ({3: {"Fruitness": "abc"}}, "and · Fruitness"),
+    ):
         at.session_state[TABLE] = {"edited_rows": edit, "added_rows": [], "deleted_rows": []}
         at.run()
         assert errors(at) == []
@@ -223,6 +228,7 @@ def test_editing_the_table_updates_everything_and_bad_cells_are_explained():
 @pytest.mark.parametrize("head, query", [(0, 0), (2, 3)])
 def test_scoring_functions_section_shows_viz_models_numbers(head, query):
     from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
+
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
     at.session_state["query"] = query
     at.session_state["head"] = head
@@ -233,8 +239,9 @@ def test_scoring_functions_section_shows_viz_models_numbers(head, query):
     (weights,) = heatmap_panels(figure(at, "similarity.scoring_weights"))
     np.testing.assert_allclose(weights, [found.weights[n] for n in SCORING_FUNCTIONS], atol=1e-5)
     table = at.dataframe[0].value
-    np.testing.assert_allclose(table.to_numpy(dtype=float), [found.scores[n] for n in SCORING_FUNCTIONS],
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        table.to_numpy(dtype=float), [found.scores[n] for n in SCORING_FUNCTIONS], rtol=1e-5, atol=1e-5
+    )
     (bilinear,) = heatmap_panels(figure(at, "similarity.scoring_bilinear"))
     np.testing.assert_allclose(bilinear, found.bilinear_matrix, atol=1e-6)
     w, u = heatmap_panels(figure(at, "similarity.scoring_wu"))

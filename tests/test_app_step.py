@@ -1,4 +1,5 @@
 """Step by step: its numbers equal the Attention page's heatmap; the course example's numbers come out."""
+
 import numpy as np
 import pytest
 
@@ -6,8 +7,9 @@ from tests.app_harness import SHORT, chart_keys, decode, figure, heatmap_panels,
 from viz_model.lessons.attention_step import attention_step
 
 
-@pytest.mark.parametrize("kind, layer, head, query", [("encoder_self", 0, 0, 1), ("decoder_self", 1, 3, 2),
-                                                       ("cross", 1, 2, 1)])
+@pytest.mark.parametrize(
+    "kind, layer, head, query", [("encoder_self", 0, 0, 1), ("decoder_self", 1, 3, 2), ("cross", 1, 2, 1)]
+)
 def test_step_weights_equal_the_attention_heatmap(kind, layer, head, query):
     text = "I saw a saw."
     at = open_app("pages/attention.py", text=text)
@@ -21,7 +23,7 @@ def test_step_weights_equal_the_attention_heatmap(kind, layer, head, query):
     open_section(at, "section", "step.tab_scores")
     weights = decode(figure(at, "step.weights")["data"][0]["x"]).astype(np.float64)
     np.testing.assert_allclose(weights, np.nan_to_num(row), atol=1e-5)
-    assert at.success                                      # recomputation agrees with the model's trace
+    assert at.success  # recomputation agrees with the model's trace
     # the concatenated heads × W^O panel is the layer's real output for this token
     trace = translator().translate(text, "en2zh").trace
     open_section(at, "section", "step.tab_output")
@@ -74,13 +76,17 @@ def test_toy_mode_without_a_sentence():
 
 def test_each_step_is_a_tab_and_only_the_open_one_is_drawn():
     at = open_app("pages/step_by_step.py", text="I saw a saw.")
-    drawn = {"step.tab_inputs": ["step.x"], "step.tab_projections": ["step.kv", "step.q"],
-             "step.tab_scores": ["step.weights"], "step.tab_weighted_sum": ["step.weighted"],
-             "step.tab_output": ["step.output"]}
-    assert chart_keys(at) == drawn["step.tab_inputs"]            # the first step is open at first
+    drawn = {
+        "step.tab_inputs": ["step.x"],
+        "step.tab_projections": ["step.kv", "step.q"],
+        "step.tab_scores": ["step.weights"],
+        "step.tab_weighted_sum": ["step.weighted"],
+        "step.tab_output": ["step.output"],
+    }
+    assert chart_keys(at) == drawn["step.tab_inputs"]  # the first step is open at first
     for tab, keys in drawn.items():
         assert chart_keys(open_section(at, "section", tab)) == keys
-        assert at.success                                      # the check under the tabs, on every step
+        assert at.success  # the check under the tabs, on every step
 
 
 @pytest.mark.parametrize("page, prefix", [("pages/step_by_step.py", "step"), ("pages/attention.py", "attention")])
@@ -88,6 +94,7 @@ def test_query_token_stays_valid_when_the_kind_changes(page, prefix):
     """Pick a late source token, switch to an attention kind with fewer query rows: the page keeps working
     and the query is a valid row; a stale value of another type (what a browser once left) is ignored."""
     from tests.app_harness import errors
+
     at = open_app(page, text="Please buy an apple and an orange.")
     if prefix == "attention":
         at.session_state["view"] = "query"
@@ -103,14 +110,16 @@ def test_query_token_stays_valid_when_the_kind_changes(page, prefix):
         at.session_state["query"] = stale
         at.run()
         assert errors(at) == [] and not at.exception
-        n_rows = len(translator().translate("Please buy an apple and an orange.", "en2zh").trace.axis_tokens(
-            "decoder_self")[0])
+        n_rows = len(
+            translator().translate("Please buy an apple and an orange.", "en2zh").trace.axis_tokens("decoder_self")[0]
+        )
         assert 0 <= at.session_state["query"] < n_rows
 
 
 @pytest.mark.parametrize("kind, layer", [("encoder_self", 0), ("cross", 2)])
 def test_block_section_shows_the_traced_block(kind, layer):
     from viz_model.lessons.block_view import trace_block_view
+
     text = "I saw a saw."
     at = open_app("pages/step_by_step.py", text=text)
     at.session_state["kind"] = kind

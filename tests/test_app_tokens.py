@@ -1,4 +1,5 @@
 """Tokens & embeddings: the numbers on the page are viz_model's numbers for the same sentence."""
+
 import numpy as np
 import pytest
 
@@ -7,8 +8,9 @@ from viz_model.lessons.embeddings import encoder_input_parts, vocabulary_map
 from viz_model.model.tokenizer import SPECIAL_TOKENS
 
 
-@pytest.fixture(scope="module", params=[("Please buy an apple and an orange.", "en2zh"),
-                                        ("我看见了一把锯子。", "zh2en")])
+@pytest.fixture(
+    scope="module", params=[("Please buy an apple and an orange.", "en2zh"), ("我看见了一把锯子。", "zh2en")]
+)
 def case(request):
     text, direction = request.param
     return open_app("pages/tokens.py", text=text, direction=direction), translator().translate(text, direction)
@@ -50,7 +52,7 @@ def test_vocabulary_map_and_highlight(case):
 
 def test_3d_map():
     at = open_section(open_app("pages/tokens.py", text="I saw a saw."), "section", "tokens.tab_map")
-    at.segmented_control(key="dims").set_value(3).run()       # as a click does
+    at.segmented_control(key="dims").set_value(3).run()  # as a click does
     assert figure(at, "tokens.map")["data"][0]["type"] == "scatter3d"
     # the choice survives a visit to another tab (Streamlit forgets the value of a widget not drawn)
     open_section(at, "section", "tokens.tab_input")
@@ -61,14 +63,19 @@ def test_neighbours_table(case):
     at, result = case
     table = open_section(at, "section", "tokens.tab_neighbours").dataframe[0].value
     words = [t for t in result.source.tokens if t not in SPECIAL_TOKENS]
-    assert table.iloc[:, 0].tolist() == [f"{i}:{t}" for i, t in enumerate(result.source.tokens)
-                                         if t not in SPECIAL_TOKENS] and len(table) == len(words)
+    assert table.iloc[:, 0].tolist() == [
+        f"{i}:{t}" for i, t in enumerate(result.source.tokens) if t not in SPECIAL_TOKENS
+    ] and len(table) == len(words)
 
 
 def test_one_section_at_a_time():
     # Each section is a tab; only the open one is drawn, so a new sentence redraws one chart, not three.
     at = open_app("pages/tokens.py", text="I saw a saw.")
-    assert chart_keys(at) == [] and len(at.dataframe) == 1           # the tokenization table opens first
-    for tab, keys in {"tokens.tab_embeddings": ["tokens.embeddings"], "tokens.tab_map": ["tokens.map"],
-                      "tokens.tab_neighbours": [], "tokens.tab_input": ["tokens.input"]}.items():
+    assert chart_keys(at) == [] and len(at.dataframe) == 1  # the tokenization table opens first
+    for tab, keys in {
+        "tokens.tab_embeddings": ["tokens.embeddings"],
+        "tokens.tab_map": ["tokens.map"],
+        "tokens.tab_neighbours": [],
+        "tokens.tab_input": ["tokens.input"],
+    }.items():
         assert chart_keys(open_section(at, "section", tab)) == keys

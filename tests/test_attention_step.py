@@ -1,5 +1,6 @@
 """viz_model.lessons.attention_step against independent references: the model's own trace and the course's
 hand-computed numbers."""
+
 import numpy as np
 import pytest
 
@@ -38,7 +39,7 @@ def test_attention_step_matches_the_models_trace(result, kind):
         for head in {0, att.n_heads - 1}:
             for query in {0, att.weights.shape[1] - 1}:
                 step = attention_step(att, params, head, query)
-                np.testing.assert_allclose(step.q[0], att.q[head, query], atol=1e-4)      # one query: row 0
+                np.testing.assert_allclose(step.q[0], att.q[head, query], atol=1e-4)  # one query: row 0
                 np.testing.assert_allclose(step.k, att.k[head], atol=1e-4)
                 np.testing.assert_allclose(step.v, att.v[head], atol=1e-4)
                 np.testing.assert_allclose(step.scores[0], att.scores[head, query], atol=1e-3)
@@ -54,7 +55,7 @@ def test_step_difference_is_small_for_the_model_and_catches_a_wrong_number(resul
     att = result.trace.attention("cross", 1)
     step = attention_step(att, translator().attention_parameters("cross", 1), 2, 1)
     assert step_difference(step, att) < 1e-3
-    step.output = step.output + np.eye(step.output.shape[-1])[3] * 0.5          # one wrong entry in W^O's product
+    step.output = step.output + np.eye(step.output.shape[-1])[3] * 0.5  # one wrong entry in W^O's product
     assert step_difference(step, att) == pytest.approx(0.5, abs=1e-3)
 
 
@@ -119,7 +120,7 @@ def test_ranked_keys_skip_masked_keys(result):
     att = result.trace.attention("decoder_self", 0)
     step = attention_step(att, translator().attention_parameters("decoder_self", 0), 0, 2)
     order = ranked_keys(step)
-    assert sorted(order) == [0, 1, 2]                                    # the causal mask hides keys 3…
+    assert sorted(order) == [0, 1, 2]  # the causal mask hides keys 3…
     assert list(step.weights[0, order]) == sorted(step.weights[0, :3], reverse=True)
 
 

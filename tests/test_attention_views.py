@@ -1,4 +1,5 @@
 """viz_model.lessons.attention_views: the keys a query weighs most, differences of heads."""
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """Loading the shipped model checks format, version and integrity, and fails with one clear error."""
+
 import json
 
 import pytest
@@ -15,8 +16,11 @@ from viz_model.model.transformer import Transformer
 def saved(tmp_path):
     torch.manual_seed(0)
     tokenizer = Tokenizer(list(SPECIAL_TOKENS) + ["a", "b", "甲"])
-    model = Transformer(ModelConfig(vocab_size=len(tokenizer), d_model=16, n_heads=2, n_encoder_layers=1,
-                                    n_decoder_layers=1, d_ff=16, max_len=8))
+    model = Transformer(
+        ModelConfig(
+            vocab_size=len(tokenizer), d_model=16, n_heads=2, n_encoder_layers=1, n_decoder_layers=1, d_ff=16, max_len=8
+        )
+    )
     checkpoint.save(model, tokenizer, {"name": "test"}, tmp_path)
     return tmp_path, model
 

@@ -1,4 +1,5 @@
 """What "it" attends to: rows of the model's own encoder attention, one per layer and head."""
+
 import numpy as np
 
 from viz_model.lessons.coreference import find_pronoun, pronoun_attention
@@ -16,8 +17,9 @@ def test_pronoun_rows_are_the_encoder_attention_rows():
     L, H = translator.config.n_encoder_layers, translator.config.n_heads
     assert found.weights.shape == (L, H, len(trace.source_tokens))
     for layer in range(L):
-        np.testing.assert_allclose(found.weights[layer],
-                                   trace.attention("encoder_self", layer).weights[:, position, :], atol=0)
+        np.testing.assert_allclose(
+            found.weights[layer], trace.attention("encoder_self", layer).weights[:, position, :], atol=0
+        )
     assert len(found.focus) == L * H and sum(found.votes().values()) == L * H
     for f in found.focus:
         assert f.word not in ("<2zh>", "<eos>", ".") and f.position != position

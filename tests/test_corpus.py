@@ -1,4 +1,5 @@
 """Tests of the training corpus: a bijective, tokenizer-consistent, deterministic English–Chinese grammar."""
+
 from collections import Counter
 
 import pytest
@@ -11,7 +12,7 @@ from viz_model.model.tokenizer import Tokenizer, english_words
 
 @pytest.fixture(scope="module")
 def pairs():
-    return corpus._pairs(seed=0)     # generate_pairs(0), cached for example_sentences
+    return corpus._pairs(seed=0)  # generate_pairs(0), cached for example_sentences
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +53,8 @@ def test_find_conflicts_detects_a_second_translation():
     a = SentencePair(("the", "cat"), ("猫",), "t")
     b = SentencePair(("a", "cat"), ("猫",), "t")
     c = SentencePair(("the", "cat"), ("一", "只", "猫"), "t", direction="zh2en")
-    assert len(corpus.find_conflicts([a, b])) == 1          # 猫 → two English sentences
-    assert corpus.find_conflicts([a, c]) == []               # c only runs zh→en
+    assert len(corpus.find_conflicts([a, b])) == 1  # 猫 → two English sentences
+    assert corpus.find_conflicts([a, c]) == []  # c only runs zh→en
 
 
 # ---- the tokenizer splits each side into exactly the pair's tokens -------------------------------
@@ -132,8 +133,28 @@ def test_course_sentences_present_and_in_train(pairs, splits):
 def test_course_words_used_in_other_sentences(pairs):
     others = [p for p in pairs if p.topic != "course"]
     en = Counter(t for p in others for t in p.en_tokens)
-    for word in ["please", "buy", "apple", "orange", "phone", "student", "saw", "fbi", "chasing", "criminal", "run",
-        "thinking", "machines", "play", "game", "thrones", "win", "die", "middle", "ground"]:
+    for word in [
+        "please",
+        "buy",
+        "apple",
+        "orange",
+        "phone",
+        "student",
+        "saw",
+        "fbi",
+        "chasing",
+        "criminal",
+        "run",
+        "thinking",
+        "machines",
+        "play",
+        "game",
+        "thrones",
+        "win",
+        "die",
+        "middle",
+        "ground",
+    ]:
         assert en[word] >= 3, word
 
 
@@ -144,10 +165,16 @@ def test_arithmetic_forms():
     n = len(corpus.arithmetic_triples())
     assert by_dir == {"en2zh": n, "zh2en": n, "both": n}
     assert SentencePair(("one", "plus", "three"), ("一", "加", "三", "等于", "四"), "arithmetic", "en2zh") in pairs
-    assert SentencePair(("twenty", "minus", "seven", "equals", "thirteen"), ("二十", "减", "七"), "arithmetic",
-                        "zh2en") in pairs
-    assert SentencePair(("twenty", "plus", "twenty", "equals", "forty"), ("二十", "加", "二十", "等于", "四十"),
-                        "arithmetic") in pairs
+    assert (
+        SentencePair(("twenty", "minus", "seven", "equals", "thirteen"), ("二十", "减", "七"), "arithmetic", "zh2en")
+        in pairs
+    )
+    assert (
+        SentencePair(
+            ("twenty", "plus", "twenty", "equals", "forty"), ("二十", "加", "二十", "等于", "四十"), "arithmetic"
+        )
+        in pairs
+    )
     for x, op, y in corpus.arithmetic_triples():
         assert 0 <= x <= 20 and 0 <= y <= 20 and 0 <= (x + y if op == "plus" else x - y) <= 40
 
@@ -213,17 +240,51 @@ def test_constructions_covered(pairs):
     zh = Counter()
     for p in pairs:
         zh.update(set(p.zh_tokens))
-    for marker in ("吗", "什么", "谁", "哪里", "几", "不", "没", "请", "和", "但是", "因为", "还是", "了", "正在",
-                   "会", "今天", "昨天", "明天", "每天", "两", "本"):
+    for marker in (
+        "吗",
+        "什么",
+        "谁",
+        "哪里",
+        "几",
+        "不",
+        "没",
+        "请",
+        "和",
+        "但是",
+        "因为",
+        "还是",
+        "了",
+        "正在",
+        "会",
+        "今天",
+        "昨天",
+        "明天",
+        "每天",
+        "两",
+        "本",
+    ):
         assert zh[marker] >= 50, marker
     topics = Counter(p.topic for p in pairs)
-    for topic in ("question", "negation", "imperative", "conjunction", "time", "numbers", "arithmetic",
-                  "ambiguous", "adjectives", "daily life"):
+    for topic in (
+        "question",
+        "negation",
+        "imperative",
+        "conjunction",
+        "time",
+        "numbers",
+        "arithmetic",
+        "ambiguous",
+        "adjectives",
+        "daily life",
+    ):
         assert topics[topic] >= 500, topic
     en = {p.en_tokens for p in pairs}
     assert ("i", "have", "three", "books", ".") in en or any(p.en_tokens[-3:-1] == ("three", "books") for p in pairs)
-    assert any(p.zh_tokens[:3] == ("两", "只", "猫") or tuple(p.zh_tokens[i:i + 3]) ==
-               ("两", "只", "猫") for p in pairs for i in range(len(p.zh_tokens)))
+    assert any(
+        p.zh_tokens[:3] == ("两", "只", "猫") or tuple(p.zh_tokens[i : i + 3]) == ("两", "只", "猫")
+        for p in pairs
+        for i in range(len(p.zh_tokens))
+    )
 
 
 # ---- splits ---------------------------------------------------------------------------------------------
@@ -306,7 +367,7 @@ def test_phrasebook_words_are_cut_the_grammar_way(pairs):
     from viz_model.corpus.assemble import grammar_convention, grammar_word_pairs
 
     word_pairs = grammar_word_pairs([["我", "看", "电视"]] * 20 + [["他", "看", "书"]] * 19)
-    assert ("看", "电视") in word_pairs and ("看", "书") not in word_pairs    # 19 meetings: not a convention
+    assert ("看", "电视") in word_pairs and ("看", "书") not in word_pairs  # 19 meetings: not a convention
     assert grammar_convention(["我", "看电视", "看书"], word_pairs) == ["我", "看", "电视", "看书"]
     assert grammar_convention(["这本", "我的"]) == ["这", "本", "我", "的"]
     vocabulary = {t for p in pairs for t in p.zh_tokens}

@@ -1,4 +1,5 @@
 """viz_model.lessons.embeddings against the model: neighbours, the encoder's input, the vocabulary map."""
+
 import numpy as np
 import pytest
 
@@ -37,8 +38,14 @@ def test_vocabulary_map_shape():
 
 def test_token_kinds_match_unknown_words_in_order():
     tokens = ["<2zh>", "a", "<unk>", "saw", "<unk>", "<eos>"]
-    assert token_kinds(tokens, ["zebra", "qwzx"]) == [("special", None), ("known", None), ("unknown", "zebra"),
-                                                     ("known", None), ("unknown", "qwzx"), ("special", None)]
+    assert token_kinds(tokens, ["zebra", "qwzx"]) == [
+        ("special", None),
+        ("known", None),
+        ("unknown", "zebra"),
+        ("known", None),
+        ("unknown", "qwzx"),
+        ("special", None),
+    ]
     assert word_positions(tokens) == [1, 3]
 
 

@@ -1,4 +1,5 @@
 """The everyday world: the evaluation set is real and kept apart, the lexicon is wide, the phrasebook loads."""
+
 import csv
 from collections import Counter
 
@@ -35,8 +36,12 @@ def test_everyday_set_is_large_and_in_both_directions(everyday):
 
 def test_everyday_set_holds_the_textbook_sentences(everyday):
     sources = {normalise(p.source) for p in everyday}
-    for sentence in ("The animal didn't cross the street because it was too tired.", "The cat sat on the mat.",
-                     "Attention is all you need.", "I saw a man with a telescope."):
+    for sentence in (
+        "The animal didn't cross the street because it was too tired.",
+        "The cat sat on the mat.",
+        "Attention is all you need.",
+        "I saw a man with a telescope.",
+    ):
         assert normalise(sentence) in sources, sentence
 
 
@@ -69,12 +74,15 @@ def test_generated_corpus_leaves_out_everyday_sentences():
     # The filter is real: the phrasebook and the templates do write some of them (set phrases, the
     # coreference sentence), and those are the ones left out.
     written = [en for en, zh, _ in load_phrasebook() if normalise(en) in banned or normalise(zh) in banned]
-    assert EVERYDAY_FILE.exists() and (written or any(
-        normalise(f"The {s} didn't cross the street because it was too tired.") in banned for s in ("animal",)))
+    assert EVERYDAY_FILE.exists() and (
+        written
+        or any(normalise(f"The {s} didn't cross the street because it was too tired.") in banned for s in ("animal",))
+    )
 
 
 def test_lexicon_has_3000_frequent_english_words_with_chinese():
     from wordfreq import top_n_list
+
     words = load_words()
     # word types: every lemma and inflected form the table gives a Chinese counterpart for
     english = {f for w in words if w.chinese for f in (w.english, *w.forms) if f and " " not in f}
@@ -102,8 +110,14 @@ def test_corpus_knows_everyday_words_and_phrases():
 
 def test_closest_overlap_finds_near_duplicates_in_either_language():
     training = ["He looks like his dad.", "The cat sat on the mat.", "我们去公园吧。", "这个怎么关？"]
-    sentences = ["He looks a lot like his dad.", "he looks like his dad", "Colorless green ideas.",
-                 "我们去公园散步吧。", "这个怎么关", "我"]
+    sentences = [
+        "He looks a lot like his dad.",
+        "he looks like his dad",
+        "Colorless green ideas.",
+        "我们去公园散步吧。",
+        "这个怎么关",
+        "我",
+    ]
     overlaps = closest_overlap(sentences, training)
     # 5 shared words of 7 in all; the same words; nothing shared; 4 shared character pairs (我们 们去 去公 公园)
     # of 8 in all (+ 园散 散步 步吧, 园吧); the same characters; a lone character, which no pair equals.
@@ -122,8 +136,9 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
 
     model, tokenizer, _ = checkpoint.load()
     training = corpus.split_corpus(corpus.generate_pairs())["train"]
-    result = evaluate_everyday(model, tokenizer, log=lambda *_: None, misses_file=tmp_path / "misses.tsv",
-                               training_pairs=training)
+    result = evaluate_everyday(
+        model, tokenizer, log=lambda *_: None, misses_file=tmp_path / "misses.tsv", training_pairs=training
+    )
     lines = (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines()
     rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     everyday = load_everyday()

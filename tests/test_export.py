@@ -1,4 +1,5 @@
 """Export: file names from page, view and sentence; a heatmap's CSV holds exactly its matrices."""
+
 import csv
 import io
 
@@ -21,25 +22,34 @@ def test_heatmap_csv_equals_the_matrices():
     Z = rng.random((2, 3, 4)).astype(np.float32)
     mask = np.ones((3, 4), bool)
     mask[0, 3] = False
-    fig = figures.heatmaps(Z, ["0:a", "1:<b>", "2:c"], ["w", "x", "y", "z"], y_title="q", x_title="k",
-                           value_name="v", panel_titles=["one", "two"], mask=mask)
+    fig = figures.heatmaps(
+        Z,
+        ["0:a", "1:<b>", "2:c"],
+        ["w", "x", "y", "z"],
+        y_title="q",
+        x_title="k",
+        value_name="v",
+        panel_titles=["one", "two"],
+        mask=mask,
+    )
     rows = list(csv.reader(io.StringIO(heatmap_csv(fig))))
     assert rows[0] == ["one"] and rows[1] == ["", "w", "x", "y", "z"]
     assert [r[0] for r in rows[2:5]] == ["0:a", "1:<b>", "2:c"]
     first = np.array([[np.nan if x == "" else float(x) for x in r[1:]] for r in rows[2:5]])
     np.testing.assert_allclose(np.nan_to_num(first), np.where(mask, Z[0], 0), rtol=1e-6)
-    assert rows[2][4] == ""                                    # masked: empty
+    assert rows[2][4] == ""  # masked: empty
     assert rows[6] == ["two"]
     assert heatmap_csv(figures.bar_chart(["a"], [1.0], x_title="x", y_title="y")) is None
 
 
 def test_every_chart_on_a_page_has_its_svg_and_csv_downloads():
     from tests.app_harness import chart_keys, open_app
+
     at = open_app("pages/attention.py", text="I saw a saw.")
     downloads = sorted(d.proto.id.rsplit("-", 1)[-1] for d in at.get("download_button"))
     assert chart_keys(at) == ["attention.heads"] and downloads == ["attention.heads.csv", "attention.heads.svg"]
     spec = at.get("plotly_chart")[0].proto
-    assert "attention-heads-i-saw-a-saw" in spec.config          # the toolbar's image (PNG) file name
+    assert "attention-heads-i-saw-a-saw" in spec.config  # the toolbar's image (PNG) file name
 
 
 def _csv_sections(text: str) -> list[list[list[str]]]:
@@ -60,6 +70,7 @@ def test_a_pages_csv_holds_the_models_attention_weights():
 
     from tests.app_harness import figure, open_app, translator
     from viz_model.figures.export import figure_csv
+
     text = "I saw a saw."
     trace = translator().translate(text, "en2zh").trace
     attention = trace.attention("encoder_self", 0)
@@ -68,7 +79,7 @@ def test_a_pages_csv_holds_the_models_attention_weights():
     for rows, expected in ((head_panel, attention.weights[0]), (mean_panel, attention.mean_weights)):
         numbers = np.array([[float(x) for x in r[1:]] for r in rows[2:]])
         np.testing.assert_allclose(numbers, expected, rtol=1e-5, atol=1e-6)
-    at = open_app("pages/attention.py", text=text, view="query", top="3")      # query token 0, head 1
+    at = open_app("pages/attention.py", text=text, view="query", top="3")  # query token 0, head 1
     (bars,) = _csv_sections(figure_csv(go.Figure(figure(at, "attention.query_bars"))))
     values = sorted((float(r[0]) for r in bars[2:]), reverse=True)
     np.testing.assert_allclose(values, np.sort(attention.weights[0][0])[::-1][:3], rtol=1e-5, atol=1e-7)
@@ -76,6 +87,7 @@ def test_a_pages_csv_holds_the_models_attention_weights():
 
 def test_series_csv_equals_the_bars_and_lines_drawn():
     from viz_model.figures.export import figure_csv
+
     bars = figures.bar_chart(["0:<b>", "1:y"], [0.25, 0.75], x_title="token", y_title="weight")
     rows = list(csv.reader(io.StringIO(figure_csv(bars))))
     assert {tuple(r) for r in rows[2:]} in ({("0:<b>", "0.25"), ("1:y", "0.75")}, {("0.25", "0:<b>"), ("0.75", "1:y")})
@@ -90,7 +102,9 @@ def test_series_csv_equals_the_bars_and_lines_drawn():
 def test_figure_svg_is_the_chart_as_a_vector_image():
     pytest.importorskip("kaleido")
     from viz_model.figures.export import figure_svg
-    fig = figures.heatmaps(np.eye(2)[None].astype(np.float32), ["0:苹果", "1:x"], ["a", "b"], y_title="q",
-                           x_title="k", value_name="v")
+
+    fig = figures.heatmaps(
+        np.eye(2)[None].astype(np.float32), ["0:苹果", "1:x"], ["a", "b"], y_title="q", x_title="k", value_name="v"
+    )
     svg = figure_svg(fig).decode()
     assert svg.startswith("<svg") and "苹果" in svg and "</svg>" in svg

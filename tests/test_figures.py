@@ -1,4 +1,5 @@
 """The figure helpers: labels, the colour-scale policy, masked cells, escaping of user text."""
+
 import json
 
 import numpy as np
@@ -20,15 +21,22 @@ def test_colour_policy():
 
 def test_heatmap_grid_shares_one_colour_axis_and_keeps_values():
     Z = np.random.default_rng(0).random((2, 3, 4, 5)).astype(np.float32)
-    fig = figures.heatmaps(Z, figures.token_labels("abcd"), figures.token_labels("vwxyz"), y_title="Query (rows)",
-                           x_title="Key (columns)", value_name="weight", panel_titles=[str(i) for i in range(6)])
+    fig = figures.heatmaps(
+        Z,
+        figures.token_labels("abcd"),
+        figures.token_labels("vwxyz"),
+        y_title="Query (rows)",
+        x_title="Key (columns)",
+        value_name="weight",
+        panel_titles=[str(i) for i in range(6)],
+    )
     panels = figures.panel_values(fig)
     assert len(panels) == 6
     np.testing.assert_array_equal(panels[4], Z[1, 1])
     assert {tr.coloraxis for tr in fig.data} == {"coloraxis"}
     assert fig.layout.coloraxis.cmax == pytest.approx(float(Z.max()))
     assert fig.layout.yaxis.title.text == "Query (rows)" and fig.layout.yaxis4.title.text == "Query (rows)"
-    assert "Key (columns)" in [a.text for a in fig.layout.annotations]   # one title under a wide grid
+    assert "Key (columns)" in [a.text for a in fig.layout.annotations]  # one title under a wide grid
     two = figures.heatmaps(Z[0, :2], ["a", "b", "c", "d"], list("vwxyz"), y_title="Q", x_title="K", value_name="w")
     assert two.layout.xaxis.title.text == "K" and two.layout.xaxis2.title.text == "K"
 
@@ -47,8 +55,9 @@ def test_numbers_in_cells_only_where_they_can_be_read():
 def test_masked_cells_are_drawn_apart():
     Z = np.tril(np.full((3, 3), 0.5, dtype=np.float32))
     mask = np.tril(np.ones((3, 3), dtype=bool))
-    fig = figures.heatmaps(Z, ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k", value_name="w",
-                           mask=mask, masked_text="masked")
+    fig = figures.heatmaps(
+        Z, ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k", value_name="w", mask=mask, masked_text="masked"
+    )
     (main,) = figures.panel_values(fig)
     assert np.isnan(main[0, 2]) and main[2, 0] == 0.5
     overlay = [tr for tr in fig.data if not tr.coloraxis][0]
@@ -70,9 +79,26 @@ def test_shape_errors_are_clear():
 
 
 def test_architecture_names_the_parts():
-    labels = {k: k.upper() for k in ("encoder", "decoder", "embedding", "positional", "self_attn",
-                                      "masked_self_attn", "cross_attn", "ffn", "add_norm", "linear", "softmax",
-                                      "inputs", "outputs", "probabilities", "memory")}
+    labels = {
+        k: k.upper()
+        for k in (
+            "encoder",
+            "decoder",
+            "embedding",
+            "positional",
+            "self_attn",
+            "masked_self_attn",
+            "cross_attn",
+            "ffn",
+            "add_norm",
+            "linear",
+            "softmax",
+            "inputs",
+            "outputs",
+            "probabilities",
+            "memory",
+        )
+    }
     labels["layers"] = "{n}x"
     fig = figures.architecture(labels, 3, 2)
     texts = {a.text for a in fig.layout.annotations}
@@ -82,17 +108,27 @@ def test_architecture_names_the_parts():
 def test_margins_come_from_the_labels_not_from_plotly_automargin():
     # automargin made the browser measure every tick label and draw each figure twice.
     short = figures.heatmaps(np.eye(2), ["0:a", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k", value_name="w")
-    long = figures.heatmaps(np.eye(2), ["0:苹果手机很好", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k",
-                            value_name="w")
+    long = figures.heatmaps(
+        np.eye(2), ["0:苹果手机很好", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k", value_name="w"
+    )
     wider = figures.text_width("苹果手机很好") - figures.text_width("a")
     assert long.layout.margin.l - short.layout.margin.l == pytest.approx(wider, abs=1)
     assert figures.text_width("苹果") > figures.text_width("ab")
-    assert figures.text_width("&lt;") == figures.text_width("<")            # escaped labels show one character
-    built = [short, figures.bar_chart(["0:a", "1:b"], [0.2, 0.8], x_title="p", y_title="t"),
-             figures.bar_chart(list("abcdefghij"), np.ones(10), x_title="t", y_title="p", horizontal=False),
-             figures.line_chart(np.arange(5), {"s": np.arange(5.0) * 100}, x_title="x", y_title="y"),
-             figures.scatter_map(np.random.default_rng(0).random((5, 2)), list("abcde"), np.eye(5)[0] > 0,
-                                 axis_titles=["1", "2"], others_name="o", highlight_name="h")]
+    assert figures.text_width("&lt;") == figures.text_width("<")  # escaped labels show one character
+    built = [
+        short,
+        figures.bar_chart(["0:a", "1:b"], [0.2, 0.8], x_title="p", y_title="t"),
+        figures.bar_chart(list("abcdefghij"), np.ones(10), x_title="t", y_title="p", horizontal=False),
+        figures.line_chart(np.arange(5), {"s": np.arange(5.0) * 100}, x_title="x", y_title="y"),
+        figures.scatter_map(
+            np.random.default_rng(0).random((5, 2)),
+            list("abcde"),
+            np.eye(5)[0] > 0,
+            axis_titles=["1", "2"],
+            others_name="o",
+            highlight_name="h",
+        ),
+    ]
     for fig in built:
         axes = [v for k, v in fig.layout.to_plotly_json().items() if k.startswith(("xaxis", "yaxis"))]
         assert axes and all(axis.get("automargin") is False for axis in axes)
@@ -107,28 +143,38 @@ def test_react_ready_leaves_nothing_for_plotly_react_to_redraw_on_a_copy():
     """What Plotly.react compares by identity (see `react_ready`): no template, 1-D arrays as plain lists
     (NaN as null), a data revision; the numbers drawn stay the same, 2-D heatmap values stay an array."""
     xs = np.array([0, 1, np.nan, 1, 2], dtype=np.float32)
-    line = go.Figure([go.Scatter(x=xs, y=np.array([0.1, 9.075, 3, 4, 5], dtype=np.float32),
-                                 customdata=np.arange(5), marker=dict(size=np.array([3.0, 4, 5, 6, 7])))])
-    assert "template" in _sent(line)["layout"]                     # plotly.py's default, before
+    line = go.Figure(
+        [
+            go.Scatter(
+                x=xs,
+                y=np.array([0.1, 9.075, 3, 4, 5], dtype=np.float32),
+                customdata=np.arange(5),
+                marker=dict(size=np.array([3.0, 4, 5, 6, 7])),
+            )
+        ]
+    )
+    assert "template" in _sent(line)["layout"]  # plotly.py's default, before
     sent = _sent(figures.react_ready(line))
     assert "template" not in sent["layout"] and sent["layout"]["datarevision"]
     trace = sent["data"][0]
     assert trace["x"] == [0.0, 1.0, None, 1.0, 2.0] and trace["y"] == [0.1, 9.075, 3.0, 4.0, 5.0]
     assert trace["customdata"] == [0, 1, 2, 3, 4] and trace["marker"]["size"] == [3.0, 4.0, 5.0, 6.0, 7.0]
-    heat = figures.react_ready(figures.heatmaps(np.eye(3), list("abc"), list("abc"), y_title="q", x_title="k",
-                                                value_name="w"))
+    heat = figures.react_ready(
+        figures.heatmaps(np.eye(3), list("abc"), list("abc"), y_title="q", x_title="k", value_name="w")
+    )
     np.testing.assert_array_equal(figures.panel_values(heat)[0], np.eye(3))
-    assert "bdata" in _sent(heat)["data"][0]["z"]                  # still sent compactly
+    assert "bdata" in _sent(heat)["data"][0]["z"]  # still sent compactly
 
 
 def test_data_revision_follows_the_data_only():
     def figure(values, title="t"):
         return figures.react_ready(figures.line_chart(np.arange(3), {"a": values}, x_title=title, y_title="y"))
+
     first = figure(np.array([1.0, 2.0, 3.0]))
     assert figure(np.array([1.0, 2.0, 3.0])).layout.datarevision == first.layout.datarevision
     assert figure(np.array([1.0, 2.0, 3.0]), title="other").layout.datarevision == first.layout.datarevision
     assert figure(np.array([1.0, 2.0, 3.5])).layout.datarevision != first.layout.datarevision
-    assert figures.react_ready(first).layout.datarevision == first.layout.datarevision    # idempotent
+    assert figures.react_ready(first).layout.datarevision == first.layout.datarevision  # idempotent
 
 
 def _font_sizes(node, inside_font=False):
@@ -144,13 +190,24 @@ def _font_sizes(node, inside_font=False):
             yield from _font_sizes(value, False)
 
 
-@pytest.mark.parametrize("build", [
-    lambda: figures.heatmaps(np.eye(3), ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k", value_name="w",
-                             panel_titles=["one"]),
-    lambda: figures.heatmaps(np.ones((2, 3, 3)), ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k",
-                             value_name="w", panel_titles=["one", "two"]),
-    lambda: figures.bar_chart(["a", "b"], [0.3, 0.7], x_title="w", y_title="k"),
-])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: figures.heatmaps(
+            np.eye(3), ["a", "b", "c"], ["a", "b", "c"], y_title="q", x_title="k", value_name="w", panel_titles=["one"]
+        ),
+        lambda: figures.heatmaps(
+            np.ones((2, 3, 3)),
+            ["a", "b", "c"],
+            ["a", "b", "c"],
+            y_title="q",
+            x_title="k",
+            value_name="w",
+            panel_titles=["one", "two"],
+        ),
+        lambda: figures.bar_chart(["a", "b"], [0.3, 0.7], x_title="w", y_title="k"),
+    ],
+)
 def test_presentation_makes_every_text_at_least_16px(build):
     fig = figures.for_presentation(build())
     sizes = list(_font_sizes(fig.to_plotly_json()))
@@ -163,6 +220,7 @@ def test_presentation_makes_every_text_at_least_16px(build):
 
 def test_over_long_token_labels_are_shortened_in_the_middle():
     from viz_model.figures.look import LABEL_CHARS, token_labels
+
     long = "a" * 500 + "→<unk>"
     label = token_labels([long, "cat"])[0]
     assert label.startswith("0:aaa") and label.endswith("→&lt;unk&gt;") and "…" in label

@@ -1,4 +1,5 @@
 """viz_model.lessons.hand_example: the course's hand-made word vectors and their numbers (course §2)."""
+
 import numpy as np
 import pytest
 
@@ -14,8 +15,16 @@ from viz_model.lessons.similarity import COURSE_WORDS
 
 
 def test_course_hand_example_numbers():
-    vectors = {w: np.array(v, float) for w, v in
-               {"apple": (2, 2, 0), "orange": (0, 3, 0), "phone": (4, 0, 0), "and": (0, 0, 2), "an": (0, 0, 3)}.items()}
+    vectors = {
+        w: np.array(v, float)
+        for w, v in {
+            "apple": (2, 2, 0),
+            "orange": (0, 3, 0),
+            "phone": (4, 0, 0),
+            "and": (0, 0, 2),
+            "an": (0, 0, 3),
+        }.items()
+    }
     example = hand_example(vectors)
     i, j = example.words.index("apple"), example.words.index("orange")
     assert round(example.cosine[i, j], 2) == 0.71
@@ -24,11 +33,18 @@ def test_course_hand_example_numbers():
     assert np.round(example.moves["orange_sentence"].weights, 2).tolist() == [0.40, 0.30, 0.15, 0.15]
     assert np.round(example.moves["apple_phone"].weights, 2).tolist() == [0.57, 0.43]
     fruit, phone = example.moves["apple_fruit"].new_vector, example.moves["apple_phone"].new_vector
-    assert fruit[1] > 2 > fruit[0] and phone[0] > 2 > phone[1]          # toward Fruitness / toward Tech
+    assert fruit[1] > 2 > fruit[0] and phone[0] > 2 > phone[1]  # toward Fruitness / toward Tech
 
 
-@pytest.mark.parametrize("rows, code", [([["x", 1], [0, 3]], "not_number"), ([[float("nan"), 1], [0, 3]], "not_number"),
-                                        ([[None, 1], [0, 3]], "not_number"), ([[0, 0], [0, 3]], "zero_vector")])
+@pytest.mark.parametrize(
+    "rows, code",
+    [
+        ([["x", 1], [0, 3]], "not_number"),
+        ([[float("nan"), 1], [0, 3]], "not_number"),
+        ([[None, 1], [0, 3]], "not_number"),
+        ([[0, 0], [0, 3]], "zero_vector"),
+    ],
+)
 def test_bad_tables_raise_a_named_error(rows, code):
     with pytest.raises(FeatureTableError) as err:
         feature_vectors(["apple", "orange"], ["Tech", "Fruitness"], rows)

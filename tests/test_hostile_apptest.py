@@ -6,6 +6,7 @@ sidebar's sentence box, as a student would, and every run shares the one transla
 keeps per process (and the bounded translation cache). A test collects all failing inputs of its page
 before failing, so one run shows the whole picture.
 """
+
 from __future__ import annotations
 
 import os
@@ -81,7 +82,7 @@ def test_every_hostile_input_on_page(page, lang):
             at.text_input(key="text").set_value(case.text).run()
             assert len(at.session_state["text"]) <= MAX_TEXT_CHARS
             found = problems(at, case, lang, page)
-        except Exception as err:            # a timeout or a crash of the test harness itself
+        except Exception as err:  # a timeout or a crash of the test harness itself
             found = [f"{type(err).__name__}: {err}"[:300]]
             at = open_page(page, lang)
         if found:
@@ -95,7 +96,7 @@ def test_every_hostile_input_on_page(page, lang):
 def test_nonsense_url_parameters_on_page(page):
     failures = []
     for case in URL_CASES:
-        query = dict(parse_qsl(case.query, keep_blank_values=True))    # the last of repeated keys wins
+        query = dict(parse_qsl(case.query, keep_blank_values=True))  # the last of repeated keys wins
         at = open_page(page, "en", query)
         found = [f"exception: {e.value[:300]}" for e in at.exception]
         state = at.session_state
@@ -119,8 +120,10 @@ def test_report_hostile_apptest_timings():
     artifacts/hostile_apptest_timings.txt."""
     if TIMINGS:
         total = sum(TIMINGS.values())
-        line = (f"hostile AppTest: {len(HOSTILE_INPUTS)} inputs × {len(TIMINGS)} page-languages in "
-                f"{total:.0f} s: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(TIMINGS.items())))
+        line = (
+            f"hostile AppTest: {len(HOSTILE_INPUTS)} inputs × {len(TIMINGS)} page-languages in "
+            f"{total:.0f} s: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(TIMINGS.items()))
+        )
         print("\n" + line)
         out = Path(APP).parent / "artifacts"
         out.mkdir(exist_ok=True)

@@ -1,4 +1,5 @@
 """The two string catalogues: same keys, nothing empty, placeholders that match."""
+
 import re
 
 import pytest
@@ -22,7 +23,7 @@ def test_placeholders_match_between_languages():
     en, zh = i18n.catalogue("en"), i18n.catalogue("zh")
     for key in en:
         if key.endswith(("formula", "formula2", "formula3")):
-            continue                                   # LaTeX braces, not placeholders
+            continue  # LaTeX braces, not placeholders
         assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(zh[key])), key
 
 

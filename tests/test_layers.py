@@ -1,6 +1,7 @@
 """The layers import one way: pages → figures/lessons → model; training → corpus, model. Each subpackage is
 imported in a fresh interpreter (every module of it), and what it pulled in is read from sys.modules, so an
 import hidden inside a function body or a chain of imports counts too once the module is loaded."""
+
 import json
 import subprocess
 import sys
@@ -33,11 +34,13 @@ def modules(subpackage: str) -> list[str]:
 
 def loaded_after_importing(names: list[str]) -> list[str]:
     """Import `names` in order in a fresh interpreter; the project and Streamlit modules it then holds."""
-    code = ("import importlib, json, sys\n"
-            f"for name in {names!r}:\n"
-            "    importlib.import_module(name)\n"
-            "ours = ('viz_model', 'pages', 'streamlit')\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ours)))")
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "ours = ('viz_model', 'pages', 'streamlit')\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ours)))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -26,7 +26,10 @@ def test_course_bleu_example():
     # course §7: reference ABCDEF, prediction ABBCD -> p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0
     result = bleu(list("ABBCD"), [list("ABCDEF")])
     assert [Fraction(m, t) for m, t in zip(result.matches, result.totals)] == [
-        Fraction(4, 5), Fraction(3, 4), Fraction(1, 3), Fraction(0, 2)
+        Fraction(4, 5),
+        Fraction(3, 4),
+        Fraction(1, 3),
+        Fraction(0, 2),
     ]
     assert result.totals == [5, 4, 3, 2]
     assert result.score == 0.0  # p4 = 0 and no smoothing
@@ -158,5 +161,5 @@ class _Split:
 
 
 def test_the_candidate_keeps_the_models_tokens_until_edited():
-    assert candidate_tokens(_Split(), "我看见", "我看见", ["我", "看见"]) == ["我", "看见"]      # unsplit text
+    assert candidate_tokens(_Split(), "我看见", "我看见", ["我", "看见"]) == ["我", "看见"]  # unsplit text
     assert candidate_tokens(_Split(), "a zebra", "我看见", ["我", "看见"]) == ["a", "zebra"]

@@ -1,4 +1,5 @@
 """The trace is the computation: checked against torch's own attention and by recombining its parts."""
+
 import math
 
 import numpy as np
@@ -18,8 +19,16 @@ WORDS = ["i", "saw", "a", "saw", "an", "apple", "我", "看见", "了", "锯子"
 def tiny(request):
     torch.manual_seed(0)
     tokenizer = Tokenizer(list(SPECIAL_TOKENS) + sorted(set(WORDS)))
-    config = ModelConfig(vocab_size=len(tokenizer), d_model=16, n_heads=4, n_encoder_layers=2,
-                         n_decoder_layers=2, d_ff=32, max_len=12, norm_first=request.param)
+    config = ModelConfig(
+        vocab_size=len(tokenizer),
+        d_model=16,
+        n_heads=4,
+        n_encoder_layers=2,
+        n_decoder_layers=2,
+        d_ff=32,
+        max_len=12,
+        norm_first=request.param,
+    )
     model = Transformer(config).eval()
     return model, tokenizer
 
@@ -60,8 +69,9 @@ def test_recombining_the_trace_reproduces_every_attention_output(tiny):
     for kind in ("encoder_self", "decoder_self", "cross"):
         for layer in range(2):
             att = trace.attention(kind, layer)
-            module = (model.decoder_layers[layer].cross_attention if kind == "cross"
-                      else blocks[kind][layer].self_attention)
+            module = (
+                model.decoder_layers[layer].cross_attention if kind == "cross" else blocks[kind][layer].self_attention
+            )
             W = {n: getattr(module, n).weight.detach().numpy().T for n in ("w_q", "w_k", "w_v", "w_o")}
             b = {n: getattr(module, n).bias.detach().numpy() for n in ("w_q", "w_k", "w_v", "w_o")}
             H, d_k = att.n_heads, model.config.d_head
@@ -82,11 +92,11 @@ def test_the_trace_chains_into_the_residual_stream(tiny):
     model, tokenizer = tiny
     trace = _trace(model, tokenizer)
     # The encoder's first layer reads the embedding·√d + PE that the trace reports.
-    np.testing.assert_allclose(trace.encoder_layers[0].sublayers["self_attention"].input,
-                               trace.source_input, atol=1e-5)
+    np.testing.assert_allclose(trace.encoder_layers[0].sublayers["self_attention"].input, trace.source_input, atol=1e-5)
     for i in range(1, 2):
-        np.testing.assert_allclose(trace.encoder_layers[i].sublayers["self_attention"].input,
-                                   trace.encoder_layers[i - 1].output, atol=1e-6)
+        np.testing.assert_allclose(
+            trace.encoder_layers[i].sublayers["self_attention"].input, trace.encoder_layers[i - 1].output, atol=1e-6
+        )
     # Cross-attention keys and values are the encoder output.
     np.testing.assert_allclose(trace.attention("cross", 1).key_value_input, trace.encoder_output, atol=1e-6)
     sub = trace.encoder_layers[0].sublayers["self_attention"]
@@ -103,7 +113,7 @@ def test_attention_rows_sum_to_one_and_masked_entries_are_exactly_zero(tiny):
     T = len(trace.target_tokens)
     assert self_att.weights.shape == (4, T, T)
     assert (self_att.mask == np.tril(np.ones((T, T), dtype=bool))).all()
-    assert (self_att.weights[:, ~self_att.mask] == 0.0).all()        # exactly, not approximately
+    assert (self_att.weights[:, ~self_att.mask] == 0.0).all()  # exactly, not approximately
     assert trace.attention("cross", 0).weights.shape == (4, T, len(trace.source_tokens))
 
 
@@ -137,11 +147,10 @@ def test_beam_search_record_is_consistent(tiny):
     for step in record.steps:
         kept = [c for c in step.candidates if c.status in ("kept", "finished")]
         assert len(kept) <= 3
-        best_pruned = max((c.cumulative_log_prob for c in step.candidates if c.status == "pruned"),
-                          default=-math.inf)
+        best_pruned = max((c.cumulative_log_prob for c in step.candidates if c.status == "pruned"), default=-math.inf)
         assert all(c.cumulative_log_prob >= best_pruned - 1e-9 for c in kept)
         for c in step.candidates:
-            assert c.score == pytest.approx(c.cumulative_log_prob / c.length ** 0.75)
+            assert c.score == pytest.approx(c.cumulative_log_prob / c.length**0.75)
             if c.parent is not None:
                 assert record.node(c.parent).status == "kept"
     scores = [h.score for h in record.hypotheses]
@@ -150,8 +159,9 @@ def test_beam_search_record_is_consistent(tiny):
     for h in record.hypotheses:
         gen = [t for t in h.tokens if t != "<eos>"]
         if h.finished:
-            assert score_target(model, tokenizer, source.ids, tokenizer.ids(gen)).log_prob == \
-                pytest.approx(h.log_prob, abs=1e-4)
+            assert score_target(model, tokenizer, source.ids, tokenizer.ids(gen)).log_prob == pytest.approx(
+                h.log_prob, abs=1e-4
+            )
 
 
 def test_one_token_decoding_equals_the_full_decoder(tiny):
@@ -160,7 +170,7 @@ def test_one_token_decoding_equals_the_full_decoder(tiny):
     torch.manual_seed(2)
     source = torch.tensor([tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len).ids])
     memory, source_allowed, _ = model.encode(source)
-    targets = torch.randint(len(SPECIAL_TOKENS), len(tokenizer), (3, model.config.max_len))   # 3 beams
+    targets = torch.randint(len(SPECIAL_TOKENS), len(tokenizer), (3, model.config.max_len))  # 3 beams
     targets[:, 0] = tokenizer.bos_id
     memory_kv, past = model.memory_keys_values(memory), None
     with torch.no_grad():

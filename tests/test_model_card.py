@@ -1,11 +1,15 @@
 """viz_model.lessons.model_card: the Home page's card rows come from the saved card."""
+
 from viz_model.lessons.model_card import model_card_rows
 
 
 def test_model_card_rows_come_from_the_card():
-    card = {"config": {"n_encoder_layers": 2, "n_decoder_layers": 5, "n_heads": 3, "d_model": 12},
-            "parameters": 1234567, "evaluation": {"test_bleu_en2zh": 41.26}}
+    card = {
+        "config": {"n_encoder_layers": 2, "n_decoder_layers": 5, "n_heads": 3, "d_model": 12},
+        "parameters": 1234567,
+        "evaluation": {"test_bleu_en2zh": 41.26},
+    }
     rows = dict(model_card_rows(card))
     assert rows["layers"] == "2 + 5" and rows["parameters"] == "1,234,567"
-    assert rows["bleu_en2zh"] == "41.3" and rows["bleu_zh2en"] is None          # not measured
+    assert rows["bleu_en2zh"] == "41.3" and rows["bleu_zh2en"] is None  # not measured
     assert rows["norm"] == "post"

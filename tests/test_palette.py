@@ -1,6 +1,7 @@
 """One colour helper: every colour in every figure the pages draw comes from viz_model.figures.look's palette
 (Okabe–Ito colours, their tints, greys, and the two colour scales), so a colour-blind-safe palette holds
 everywhere. The figures are taken from the pages as drawn, view by view and section by section."""
+
 import pytest
 
 from tests.app_harness import errors, figures, open_app
@@ -13,13 +14,15 @@ VIEWS += [("pages/tokens.py", {"section": s}) for s in ("tab_embeddings", "tab_m
 VIEWS += [("pages/similarity.py", {"section": s}) for s in ("tab_sentence", "tab_scoring", "tab_course")]
 VIEWS += [("pages/similarity.py", {"measure": "view_softmax"})]
 VIEWS += [("pages/attention.py", {"view": v}) for v in ("heads", "compare", "grid", "query", "pronoun")]
-PRONOUN = "The animal didn't cross the street because it was too tired."   # the pronoun view needs one
-VIEWS += [("pages/step_by_step.py", {"section": s}) for s in ("tab_inputs", "tab_projections", "tab_scores",
-                                                               "tab_weighted_sum", "tab_output", "tab_block")]
+PRONOUN = "The animal didn't cross the street because it was too tired."  # the pronoun view needs one
+VIEWS += [
+    ("pages/step_by_step.py", {"section": s})
+    for s in ("tab_inputs", "tab_projections", "tab_scores", "tab_weighted_sum", "tab_output", "tab_block")
+]
 VIEWS += [("pages/step_by_step.py", {"mode": m}) for m in ("course", "toy")]
 VIEWS += [("pages/positional.py", {"section": s}) for s in ("tab_curves", "tab_table", "tab_similarity")]
 VIEWS += [("pages/beam_search.py", {"part": "part_tree"}), ("pages/beam_search.py", {"section": "tab_course"})]
-VIEWS += [("pages/metrics.py", {"part": "perplexity"})]          # the other parts draw tables only
+VIEWS += [("pages/metrics.py", {"part": "perplexity"})]  # the other parts draw tables only
 
 
 def colours(node, path=""):
@@ -45,19 +48,22 @@ def colours(node, path=""):
 
 def test_the_palette_is_safe_and_complete():
     from viz_model.figures.look import SERIES_COLOURS
-    assert SERIES_COLOURS[:4] == ("#0072B2", "#E69F00", "#009E73", "#CC79A7")        # Okabe–Ito
-    assert WEIGHT_SCALE == "Blues" and SIGNED_SCALE == "RdBu_r"                      # one hue; blue–red
-    assert "#d62728" not in palette() and "#1f77b4" not in palette()                 # plotly's red, blue
+
+    assert SERIES_COLOURS[:4] == ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # Okabe–Ito
+    assert WEIGHT_SCALE == "Blues" and SIGNED_SCALE == "RdBu_r"  # one hue; blue–red
+    assert "#d62728" not in palette() and "#1f77b4" not in palette()  # plotly's red, blue
 
 
-@pytest.mark.parametrize("page, params", VIEWS, ids=[f"{p.split('/')[-1][:-3]}-{'-'.join(v.values()) or 'main'}"
-                                                      for p, v in VIEWS])
+@pytest.mark.parametrize(
+    "page, params", VIEWS, ids=[f"{p.split('/')[-1][:-3]}-{'-'.join(v.values()) or 'main'}" for p, v in VIEWS]
+)
 def test_every_figure_takes_its_colours_from_the_palette(page, params):
     at = open_app(page, text=PRONOUN if params.get("view") == "pronoun" else TEXT, **params)
     assert errors(at) == []
     drawn = figures(at)
     assert drawn, "no figure in this view"
     allowed = palette() | {WEIGHT_SCALE.lower(), SIGNED_SCALE.lower()}
-    foreign = {(path, value) for fig in drawn for path, value in colours(fig)
-               if value.lower().replace(" ", "") not in allowed}
+    foreign = {
+        (path, value) for fig in drawn for path, value in colours(fig) if value.lower().replace(" ", "") not in allowed
+    }
     assert not foreign, sorted(foreign)[:10]

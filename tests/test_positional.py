@@ -60,4 +60,4 @@ def test_default_dims_pair_each_sin_with_its_cos():
 def test_distance_curves_start_at_three_places_and_agree():
     curves = distance_curves(position_similarity(sinusoidal_encoding(40, 64)))
     assert sorted(curves) == [0, 10, 20] and {len(v) for v in curves.values()} == {20}
-    np.testing.assert_allclose(curves[10], curves[0], atol=1e-3)       # it depends on the distance only
+    np.testing.assert_allclose(curves[10], curves[0], atol=1e-3)  # it depends on the distance only

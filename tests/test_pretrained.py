@@ -1,5 +1,6 @@
 """A pretrained encoder read through EncoderView: attention equals transformers' own output_attentions,
 Q/K captured by hooks recompute it, MiniLM shows the course's apple contrast, bad directories say why."""
+
 import json
 
 import numpy as np
@@ -26,8 +27,14 @@ def tiny_bert(tmp_path_factory):
 
     directory = tmp_path_factory.mktemp("tiny-bert")
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=64, max_position_embeddings=128)
+    config = BertConfig(
+        vocab_size=30522,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
     BertModel(config).save_pretrained(directory)
     AutoTokenizer.from_pretrained(minilm_path()).save_pretrained(directory)
     return PretrainedEncoder.load(directory, name="tiny-bert")
@@ -40,6 +47,7 @@ def minilm():
 
 def _reference_attentions(model: PretrainedEncoder, text: str):
     import torch
+
     encoded = model.tokenizer(text, return_tensors="pt")
     with torch.inference_mode():
         return [a[0].numpy() for a in model.model(**encoded, output_attentions=True).attentions]
@@ -80,7 +88,7 @@ def test_subword_pieces_are_shown_readably():
 def test_apple_is_the_same_vector_at_the_input_and_apart_after(minilm):
     cosine = contextual_similarity(minilm, "apple", "an apple and an orange", "an apple phone")
     assert cosine.shape == (minilm.config.num_hidden_layers + 1,)
-    assert cosine[0] == pytest.approx(1.0, abs=1e-6)          # same piece, same position: same input vector
+    assert cosine[0] == pytest.approx(1.0, abs=1e-6)  # same piece, same position: same input vector
     assert (cosine[1:] < 0.999).all() and cosine[-1] < cosine[0]
 
 
@@ -115,6 +123,7 @@ def test_encoder_view_is_a_plain_record():
 def test_our_translator_reads_through_the_same_interface():
     from viz_model.model.pretrained import TranslatorEncoder
     from viz_model.model.translator import Translator
+
     translator = Translator.load()
     view = TranslatorEncoder(translator).view("I saw a saw.")
     trace = translator.translate("I saw a saw.", "en2zh").trace
@@ -122,6 +131,6 @@ def test_our_translator_reads_through_the_same_interface():
     S = len(trace.source_tokens)
     assert view.attention.shape == (L, H, S, S) and view.hidden_states.shape[0] == L + 1
     np.testing.assert_array_equal(view.attention[1], trace.attention("encoder_self", 1).weights)
-    np.testing.assert_allclose(recompute_attention(view), view.attention, atol=1e-4)   # Q, K reproduce it
+    np.testing.assert_allclose(recompute_attention(view), view.attention, atol=1e-4)  # Q, K reproduce it
     assert view.special.tolist() == [t in ("<2zh>", "<eos>") for t in trace.source_tokens]
     assert view.positional_kind == "sinusoidal"

@@ -1,6 +1,7 @@
 """What the pages show of a pretrained encoder (viz_model.lessons.pretrained_views), checked against
 transformers' own output_attentions / hidden states and against plain loops: a tiny random BERT built from
 a config (no download) and the real MiniLM."""
+
 import numpy as np
 import pytest
 
@@ -28,8 +29,14 @@ def tiny_bert_directory(directory):
     from transformers import AutoTokenizer, BertConfig, BertModel
 
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=64, max_position_embeddings=128)
+    config = BertConfig(
+        vocab_size=30522,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
     BertModel(config).save_pretrained(directory)
     AutoTokenizer.from_pretrained(minilm_path()).save_pretrained(directory)
     return directory
@@ -45,12 +52,16 @@ def model(request, tmp_path_factory):
 def reference(model: PretrainedEncoder, text: str):
     """(pieces, attentions (L, H, S, S), hidden states (L + 1, S, d)) straight from transformers."""
     import torch
+
     encoded = model.tokenizer(text, return_tensors="pt")
     with torch.inference_mode():
         out = model.model(**encoded, output_attentions=True, output_hidden_states=True)
     pieces = model.tokenizer.convert_ids_to_tokens(encoded["input_ids"][0].tolist())
-    return (pieces, np.stack([a[0].numpy() for a in out.attentions]),
-            np.stack([h[0].numpy() for h in out.hidden_states]))
+    return (
+        pieces,
+        np.stack([a[0].numpy() for a in out.attentions]),
+        np.stack([h[0].numpy() for h in out.hidden_states]),
+    )
 
 
 def test_hidden_special_pieces_renormalise_the_rows(model):
@@ -76,8 +87,9 @@ def test_special_share_is_the_mean_weight_on_cls_and_sep(model):
     pieces, attention, _ = reference(model, TEXT)
     special = [i for i, p in enumerate(pieces) if p in ("[CLS]", "[SEP]")]
     L, H, S, _ = attention.shape
-    total = sum(attention[layer, head, q, k] for layer in range(L) for head in range(H) for q in range(S)
-                for k in special)
+    total = sum(
+        attention[layer, head, q, k] for layer in range(L) for head in range(H) for q in range(S) for k in special
+    )
     assert special_share(model.view(TEXT)) == pytest.approx(total / (L * H * S), abs=1e-5)
 
 
@@ -147,7 +159,7 @@ def test_one_colour_scale_for_two_figures():
 def test_cosine_matrix():
     v = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [0.0, 0.0]])
     c = cosine_matrix(v)
-    assert c[0, 1] == 0 and c[0, 2] == pytest.approx(2 ** -0.5) and c[1, 1] == pytest.approx(1) and c[3, 3] == 0
+    assert c[0, 1] == 0 and c[0, 2] == pytest.approx(2**-0.5) and c[1, 1] == pytest.approx(1) and c[3, 3] == 0
 
 
 def test_apple_texts_hold_apple_as_one_piece():

@@ -1,4 +1,5 @@
 """viz_model.lessons.references: a sentence of the corpus finds its other side as a reference."""
+
 from viz_model.lessons.references import find_reference, normalise
 
 

@@ -1,4 +1,5 @@
 """The beam-search tree: its layout (viz_model.lessons.search_tree) and its figure (viz_model.figures)."""
+
 import math
 
 import pytest
@@ -21,7 +22,7 @@ def test_layout_has_one_node_per_candidate_and_keeps_places(record):
     for s in range(len(record.steps)):
         part = tree_layout(record, upto=s)
         assert len(part.candidates()) == sum(len(st.candidates) for st in record.steps[: s + 1])
-        assert all(place[n.id] == (n.x, n.y) for n in part.nodes)     # nodes do not move between steps
+        assert all(place[n.id] == (n.x, n.y) for n in part.nodes)  # nodes do not move between steps
         assert all(child.x == parent.x + 1 for parent, child in part.edges())
 
 
@@ -31,14 +32,14 @@ def test_rows_follow_the_beam_and_pruned_candidates_fan_out_below_their_parent(r
     layout = tree_layout(record)
     by_id = {n.id: n for n in layout.nodes}
     kids = {n.id: [c for p, c in layout.edges() if p.id == n.id] for n in layout.nodes}
-    surviving_leaves = [n for n in layout.nodes if n.status != "pruned"
-                        and not [c for c in kids[n.id] if c.status != "pruned"]]
-    assert sorted(n.y for n in surviving_leaves) == list(range(len(surviving_leaves))) == \
-        list(range(layout.n_rows))
+    surviving_leaves = [
+        n for n in layout.nodes if n.status != "pruned" and not [c for c in kids[n.id] if c.status != "pruned"]
+    ]
+    assert sorted(n.y for n in surviving_leaves) == list(range(len(surviving_leaves))) == list(range(layout.n_rows))
     for node in layout.nodes:
         surviving = [c for c in kids[node.id] if c.status != "pruned"]
         if surviving:
-            assert node.y == surviving[0].y                     # on its best-ranked surviving child's row
+            assert node.y == surviving[0].y  # on its best-ranked surviving child's row
         for child in kids[node.id]:
             if child.status == "pruned":
                 assert by_id[node.id].y < child.y <= node.y + PRUNED_FAN
@@ -55,11 +56,12 @@ def test_tree_figure_draws_every_node_with_its_status(record):
     layout = tree_layout(record, upto=1)
     names = {k: k for k in ("root", "kept", "pruned", "finished", "best")}
     fig = figures.search_tree(layout, names=names, x_title="step", y_title="rank", hover="{token}")
-    drawn = [i for t in fig.data if (t.meta or "").startswith("nodes:") and t.meta != "nodes:root"
-             for i in t.customdata]
+    drawn = [
+        i for t in fig.data if (t.meta or "").startswith("nodes:") and t.meta != "nodes:root" for i in t.customdata
+    ]
     assert sorted(drawn) == sorted(n.id for n in layout.candidates())
     symbols = {t.meta: t.marker.symbol for t in fig.data if (t.meta or "").startswith("nodes:")}
-    assert len(set(symbols.values())) == len(symbols)                    # shape differs, not only colour
+    assert len(set(symbols.values())) == len(symbols)  # shape differs, not only colour
 
 
 def test_tree_figure_passes_plotlys_validation_and_comes_out_the_same(record):
@@ -67,13 +69,22 @@ def test_tree_figure_passes_plotlys_validation_and_comes_out_the_same(record):
     come out: no property plotly would reject or change, in either interface language."""
     import plotly.graph_objects as go
 
-    for names in ({k: k for k in ("root", "kept", "pruned", "finished", "best")},
-                  {"root": "根", "kept": "保留", "pruned": "剪枝", "finished": "完成", "best": "<b>最佳</b>"}):
-        fig = figures.react_ready(figures.search_tree(tree_layout(record), names=names, x_title="步",
-                                                      y_title="rank", hover="{token} {p} {logp} {score} {status}"))
+    for names in (
+        {k: k for k in ("root", "kept", "pruned", "finished", "best")},
+        {"root": "根", "kept": "保留", "pruned": "剪枝", "finished": "完成", "best": "<b>最佳</b>"},
+    ):
+        fig = figures.react_ready(
+            figures.search_tree(
+                tree_layout(record),
+                names=names,
+                x_title="步",
+                y_title="rank",
+                hover="{token} {p} {logp} {score} {status}",
+            )
+        )
         sent = fig.to_plotly_json()
-        assert sent["layout"].pop("template", None) is None              # react_ready's: no template
-        validated = go.Figure(sent).to_plotly_json()                       # raises on an invalid property
+        assert sent["layout"].pop("template", None) is None  # react_ready's: no template
+        validated = go.Figure(sent).to_plotly_json()  # raises on an invalid property
         validated["layout"].pop("template", None)
         assert validated == sent
 
@@ -90,24 +101,33 @@ def _assert_labels_apart(layout, size):
     boxes = label_boxes(layout, geometry)
     assert len(boxes) == len(geometry.labels)
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not _overlaps(a, b), (a, b, geometry.labels[a[0]], geometry.labels[b[0]])
         for m in marker_boxes(layout, geometry):
             assert m[0] == a[0] or not _overlaps(a, m), (a, m)
-    fig = figures.search_tree(layout, names={k: k for k in ("root", "kept", "pruned", "finished", "best")},
-                              x_title="step", y_title="rank", hover="{token}", size=size)
+    fig = figures.search_tree(
+        layout,
+        names={k: k for k in ("root", "kept", "pruned", "finished", "best")},
+        x_title="step",
+        y_title="rank",
+        hover="{token}",
+        size=size,
+    )
     rows = max(layout.n_rows, 1)
     y_span = fig.layout.yaxis.range[0] - fig.layout.yaxis.range[1]
     plot_height = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
-    assert plot_height / y_span >= geometry.row_px - 1e-6 and rows <= y_span         # the rows as laid out
+    assert plot_height / y_span >= geometry.row_px - 1e-6 and rows <= y_span  # the rows as laid out
     texts = {i: t for trace in fig.data if trace.text is not None for i, t in zip(trace.customdata, trace.text)}
-    assert {i: t.split("<br>") for i, t in texts.items() if t} == geometry.labels     # the labels drawn
+    assert {i: t.split("<br>") for i, t in texts.items() if t} == geometry.labels  # the labels drawn
 
 
 def _siblings(prefix):
     """A toy model whose first step offers two near-equal, same-looking siblings, 橙色 and 橙子."""
-    table = {(): {"橙色": 0.34, "橙子": 0.33, "我": 0.2, "<eos>": 0.13},
-             ("橙色",): {"的": 0.5, "橙子": 0.3, "<eos>": 0.2}, ("橙子",): {"汁": 0.5, "的": 0.3, "<eos>": 0.2}}
+    table = {
+        (): {"橙色": 0.34, "橙子": 0.33, "我": 0.2, "<eos>": 0.13},
+        ("橙色",): {"的": 0.5, "橙子": 0.3, "<eos>": 0.2},
+        ("橙子",): {"汁": 0.5, "的": 0.3, "<eos>": 0.2},
+    }
     return table.get(tuple(prefix), {"很好吃的水果": 0.4, "chocolate-covered": 0.35, "<eos>": 0.25})
 
 
@@ -120,10 +140,14 @@ def test_tree_labels_never_overlap_on_toy_trees(width, size):
             _assert_labels_apart(tree_layout(record, upto), size)
 
 
-@pytest.mark.parametrize("text, direction", [("Please buy an apple and an orange.", "en2zh"),
-                                             ("我看见了一把锯子。", "zh2en"),
-                                             ("The policeman will open the black umbrella and the teacher will "
-                                              "eat this small mango.", "en2zh")])
+@pytest.mark.parametrize(
+    "text, direction",
+    [
+        ("Please buy an apple and an orange.", "en2zh"),
+        ("我看见了一把锯子。", "zh2en"),
+        ("The policeman will open the black umbrella and the teacher will eat this small mango.", "en2zh"),
+    ],
+)
 def test_tree_labels_never_overlap_on_the_models_trees(text, direction):
     from tests.app_harness import translator
 

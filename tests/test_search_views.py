@@ -1,5 +1,6 @@
 """viz_model.lessons.search_views on the course's toy search (whose numbers the course gives) and on the model,
 and Translator.search, the search without the trace."""
+
 import math
 
 import pytest
@@ -37,7 +38,7 @@ def test_step_rows_carry_each_candidates_prefix(toy):
     rows = step_rows(toy, 1)
     assert [r.token for r in rows] == [c.token for c in toy.steps[1].candidates]
     for row, candidate in zip(rows, toy.steps[1].candidates):
-        assert row.prefix == [toy.node(candidate.parent).token]          # step 1 extends one step-0 token
+        assert row.prefix == [toy.node(candidate.parent).token]  # step 1 extends one step-0 token
         assert math.isclose(row.cumulative_log_prob, math.log(course_next_probs(())[row.prefix[0]] * row.prob))
     assert all(r.prefix == [] for r in step_rows(toy, 0))
 
@@ -45,8 +46,8 @@ def test_step_rows_carry_each_candidates_prefix(toy):
 def test_what_if_offers_the_other_tokens_after_the_same_prefix(toy):
     best = toy.best_path_nodes()
     assert [n.token for n in best] == ["A", "C", "B", EOS]
-    offered = alternatives(toy, 1)                                         # after "A", instead of "C"
-    assert {c.token for c in offered} == {"A", "B"}                        # <eos> is never offered
+    offered = alternatives(toy, 1)  # after "A", instead of "C"
+    assert {c.token for c in offered} == {"A", "B"}  # <eos> is never offered
     assert all(c.parent == best[1].parent for c in offered)
     assert forced_prefix(toy, 1, "B") == ["A", "B"]
 
@@ -75,7 +76,7 @@ def test_search_alone_is_the_translations_search():
     rows = hypothesis_rows(found, "zh")
     assert [r.output for r in rows] == [detokenize(h.tokens, "zh") for h in found.hypotheses]
     other = next((c.token for c in alternatives(found, 0) if c.token.isalnum()), None)
-    if other is not None:                                    # forcing another first word
+    if other is not None:  # forcing another first word
         forced = model.search("I saw a saw.", "en2zh", beam_width=3, prefix=other)
         assert output_tokens(forced)[0] == other
 
@@ -92,7 +93,7 @@ def test_the_beam_pages_default_sentence_shows_beam_and_greedy_differ():
     # Greedy search is beam search of width 1 (an independent search function gives the same tokens).
     assert model.search(pick.text, pick.direction, beam_width=1).hypotheses[0].tokens == greedy
     if pick.checkpoint_sha256 == model.card.get("checkpoint_sha256") and DEFAULT_FILE.is_file():
-        assert (pick.greedy, pick.beam) == (greedy, beam)           # the stored pick is the model's own
+        assert (pick.greedy, pick.beam) == (greedy, beam)  # the stored pick is the model's own
 
 
 def test_candidate_sentences_start_with_the_course_and_are_short():
@@ -107,8 +108,8 @@ def test_candidate_sentences_start_with_the_course_and_are_short():
     course = [c for c in COURSE_CANDIDATES if c[1] == PICK_DIRECTION]
     assert course and [c[:2] for c in candidates[: len(course)]] == course
     assert len(candidates) == len(set(candidates))
-    assert {c[1] for c in candidates} == {PICK_DIRECTION}      # the pick never turns the direction round
-    for text, direction, _ in candidates[len(course):]:
+    assert {c[1] for c in candidates} == {PICK_DIRECTION}  # the pick never turns the direction round
+    for text, direction, _ in candidates[len(course) :]:
         size = len(text.split()) if direction == "en2zh" else len(text) // 2
         assert 3 <= size <= MAX_CANDIDATE_WORDS
 
@@ -116,19 +117,27 @@ def test_candidate_sentences_start_with_the_course_and_are_short():
 def test_pick_default_prefers_a_sentence_where_beam_gives_the_reference():
     from viz_model.lessons.search_views import pick_default
 
-    class Fake:                           # a stand-in whose searches are given: greedy and beam per sentence
+    class Fake:  # a stand-in whose searches are given: greedy and beam per sentence
         card = {"checkpoint_sha256": "x"}
-        outputs = {"a": (["x", EOS], ["y", EOS], -2.0, -1.0), "b": (["p", EOS], ["q", EOS], -3.0, -1.0),
-                   "c": (["s", EOS], ["s", EOS], -1.0, -1.0)}
+        outputs = {
+            "a": (["x", EOS], ["y", EOS], -2.0, -1.0),
+            "b": (["p", EOS], ["q", EOS], -3.0, -1.0),
+            "c": (["s", EOS], ["s", EOS], -1.0, -1.0),
+        }
 
         def search(self, text, direction, beam_width):
             greedy, beam, greedy_lp, beam_lp = self.outputs[text]
             tokens, lp = (greedy, greedy_lp) if beam_width == 1 else (beam, beam_lp)
-            return SearchRecord(steps=[], hypotheses=[Hypothesis(tokens, lp, len(tokens), lp, True, 0)],
-                                beam_width=beam_width, length_penalty_alpha=0.0, max_len=10)
+            return SearchRecord(
+                steps=[],
+                hypotheses=[Hypothesis(tokens, lp, len(tokens), lp, True, 0)],
+                beam_width=beam_width,
+                length_penalty_alpha=0.0,
+                max_len=10,
+            )
 
     candidates = [("c", "en2zh", ""), ("a", "en2zh", "nope"), ("b", "en2zh", "q")]
-    assert pick_default(Fake(), candidates).text == "b"                     # beam gives the reference
-    assert pick_default(Fake(), candidates, prefer_reference=False).text == "a"   # the first that differs
+    assert pick_default(Fake(), candidates).text == "b"  # beam gives the reference
+    assert pick_default(Fake(), candidates, prefer_reference=False).text == "a"  # the first that differs
     with pytest.raises(ValueError):
         pick_default(Fake(), candidates[:1])

@@ -1,8 +1,14 @@
 """Closest known sentences: real corpus sentences, ranked by the rare words they share with the typed text."""
+
 from viz_model.lessons.suggest import SentenceIndex, terms, typed_language
 
-SENTENCES = ["The cat sat on the mat.", "The dog is in the garden.", "I like the garden.",
-             "The cat is asleep.", "We went to the park."]
+SENTENCES = [
+    "The cat sat on the mat.",
+    "The dog is in the garden.",
+    "I like the garden.",
+    "The cat is asleep.",
+    "We went to the park.",
+]
 
 
 def test_closest_sentences_share_the_rare_words():

@@ -1,4 +1,5 @@
 """The tokenizer: both languages, unknown words reported by name, cuts reported, nothing dropped."""
+
 import pytest
 
 from viz_model.model.tokenizer import (
@@ -13,9 +14,38 @@ from viz_model.model.tokenizer import (
     token_language,
 )
 
-VOCAB = ["i", "saw", "a", ".", "?", ",", "twenty-one", "do", "n't", "it", "'s", "o'clock", "wo", "did", "我", "看见",
-    "了", "一", "把", "锯子", "。",
-         "？", "，", "一加", "加", "三", "等于", "四", "二十", "二十一"]
+VOCAB = [
+    "i",
+    "saw",
+    "a",
+    ".",
+    "?",
+    ",",
+    "twenty-one",
+    "do",
+    "n't",
+    "it",
+    "'s",
+    "o'clock",
+    "wo",
+    "did",
+    "我",
+    "看见",
+    "了",
+    "一",
+    "把",
+    "锯子",
+    "。",
+    "？",
+    "，",
+    "一加",
+    "加",
+    "三",
+    "等于",
+    "四",
+    "二十",
+    "二十一",
+]
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +60,13 @@ def test_english_is_lowercased_and_split_into_words_and_punctuation(tok):
 
 def test_contractions_split_off_their_clitic_and_join_back():
     from viz_model.model.tokenizer import english_words
-    assert english_words("I didn't know it's 8 o'clock") == ["i", "did", "n't", "know", "it", "'s", "8",
-                                                              "o'clock"]
-    assert english_words("Won't CAN'T let’s") == ["wo", "n't", "ca", "n't", "let", "'s"]   # curly quote too
-    assert detokenize(["i", "did", "n't", "know", "it", "'s", "8", "o'clock", "."], "en") == \
-        "I didn't know it's 8 o'clock."
+
+    assert english_words("I didn't know it's 8 o'clock") == ["i", "did", "n't", "know", "it", "'s", "8", "o'clock"]
+    assert english_words("Won't CAN'T let’s") == ["wo", "n't", "ca", "n't", "let", "'s"]  # curly quote too
+    assert (
+        detokenize(["i", "did", "n't", "know", "it", "'s", "8", "o'clock", "."], "en")
+        == "I didn't know it's 8 o'clock."
+    )
     assert detokenize(["wo", "n't", "you", "?"], "en") == "Won't you?"
 
 
@@ -56,7 +88,7 @@ def test_text_already_split_by_spaces_gives_the_same_tokens(tok):
 def test_chinese_punctuation_survives_and_ascii_marks_in_chinese_become_chinese(tok):
     assert tok.split("我看见了？")[0][-1] == "？"
     assert tok.split("我看见了?")[0][-1] == "？"
-    assert tok.split("I saw？")[0][-1] == "?"          # full-width marks in English fold to ASCII
+    assert tok.split("I saw？")[0][-1] == "?"  # full-width marks in English fold to ASCII
 
 
 def test_unknown_words_become_one_unk_each_and_are_reported_by_name(tok):
@@ -84,7 +116,7 @@ def test_encode_source_adds_the_direction_tag_and_eos_and_reports_the_cut(tok):
     long = tok.encode_source("saw " * 50 + "zebra", "en", 10)
     assert long.tokens[0] == TO_EN and long.tokens[-1] == EOS and len(long.tokens) == 10
     assert long.truncated and long.original_length == 51
-    assert long.unknown_words == []               # "zebra" was cut off, so it is not reported
+    assert long.unknown_words == []  # "zebra" was cut off, so it is not reported
 
 
 def test_vocabulary_round_trips_through_its_file(tok, tmp_path):
@@ -99,13 +131,15 @@ def test_vocabulary_round_trips_through_its_file(tok, tmp_path):
 def test_detokenize(tok):
     assert detokenize(["i", "saw", "a", "saw", "."], "en") == "I saw a saw."
     # every sentence starts with a capital; "I" and "FBI" keep theirs wherever they stand
-    assert detokenize(["you", "and", "i", "saw", "it", ".", "the", "fbi", "is", "here", "!", "why", "?"], "en") \
+    assert (
+        detokenize(["you", "and", "i", "saw", "it", ".", "the", "fbi", "is", "here", "!", "why", "?"], "en")
         == "You and I saw it. The FBI is here! Why?"
+    )
     assert detokenize(["3", "apples"], "en") == "3 apples"
     assert detokenize(["我", "看见", "了", "。", EOS], "zh") == "我看见了。"
 
 
 def test_token_language_sorts_the_shared_vocabulary():
-    assert [token_language(t) for t in ("苹果", "，", "。", "apple", "n't", "wi-fi", "3", ".", "?", "😀", "<eos>",
-                                        "<2zh>")] == ["zh", "zh", "zh", "en", "en", "en", None, None, None, None,
-                                                      None, None]
+    assert [
+        token_language(t) for t in ("苹果", "，", "。", "apple", "n't", "wi-fi", "3", ".", "?", "😀", "<eos>", "<2zh>")
+    ] == ["zh", "zh", "zh", "en", "en", "en", None, None, None, None, None, None]

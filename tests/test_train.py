@@ -1,21 +1,35 @@
 """Training works from scratch: a tiny config learns (its loss falls) within seconds, deterministically."""
+
 import pytest
 import torch
 
 from viz_model.model.config import ModelConfig
 from viz_model.training.train import TrainConfig, learning_rate, train
 
-TINY = ModelConfig(vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64,
-                   max_len=40, dropout=0.0)
+TINY = ModelConfig(
+    vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64, max_len=40, dropout=0.0
+)
 
 
 def _run(steps=60, arithmetic_first_steps=0):
     lines = []
-    model, tokenizer, card = train(TINY, TrainConfig(steps=steps, batch_size=32, warmup_steps=10, peak_lr=3e-3,
-                                                     eval_every=10_000, eval_sentences=8, threads=1,
-                                                     log_every=10,
-                                                     arithmetic_first_steps=arithmetic_first_steps),
-                                   model_dir=None, log=lines.append, run_evaluation=False)
+    model, tokenizer, card = train(
+        TINY,
+        TrainConfig(
+            steps=steps,
+            batch_size=32,
+            warmup_steps=10,
+            peak_lr=3e-3,
+            eval_every=10_000,
+            eval_sentences=8,
+            threads=1,
+            log_every=10,
+            arithmetic_first_steps=arithmetic_first_steps,
+        ),
+        model_dir=None,
+        log=lines.append,
+        run_evaluation=False,
+    )
     return model, tokenizer, card, lines
 
 
@@ -35,7 +49,7 @@ def test_loss_falls_on_a_tiny_config(tiny_run):
 
 
 def test_training_is_deterministic_from_the_seed():
-    model_a, *_ = _run(steps=5, arithmetic_first_steps=2)      # both phases, both batch streams
+    model_a, *_ = _run(steps=5, arithmetic_first_steps=2)  # both phases, both batch streams
     model_b, *_ = _run(steps=5, arithmetic_first_steps=2)
     for (name, a), (_, b) in zip(model_a.state_dict().items(), model_b.state_dict().items()):
         torch.testing.assert_close(a, b, msg=name)
@@ -83,6 +97,7 @@ def test_a_share_of_training_sources_lose_their_final_mark():
     from viz_model import corpus
     from viz_model.model.tokenizer import Tokenizer
     from viz_model.training.examples import make_examples
+
     pairs = [p for p in corpus.COURSE_SENTENCES if p.en.endswith(".")]
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
     kept = make_examples(pairs, tokenizer, 40)
@@ -97,5 +112,6 @@ def test_a_share_of_training_sources_lose_their_final_mark():
     many = make_examples(pairs * 40, tokenizer, 40, unpunctuated_share=0.25, rng=random.Random(0))
     share = sum(len(e.source_ids) < len(k.source_ids) for e, k in zip(many, kept * 40)) / len(many)
     assert 0.15 < share < 0.35
-    assert [e.source_ids for e in many] == \
-        [e.source_ids for e in make_examples(pairs * 40, tokenizer, 40, 0.25, random.Random(0))]
+    assert [e.source_ids for e in many] == [
+        e.source_ids for e in make_examples(pairs * 40, tokenizer, 40, 0.25, random.Random(0))
+    ]

@@ -1,4 +1,5 @@
 """The shipped model as people use it: the facade, the command line, and the quality bars it promises."""
+
 import json
 import subprocess
 import sys
@@ -39,8 +40,9 @@ def test_ambiguous_words_get_their_sense_from_context(translator, test_split):
     """The right Chinese sense appears in the output for ≥ 95% of test sentences with an ambiguous word."""
     with_ambiguity = [p for p in test_split if p.ambiguous and p.direction in ("both", "en2zh")]
     assert len(with_ambiguity) >= 100
-    outputs = [translate_tokens(translator.model, translator.tokenizer, p.en, "zh", beam_width=4)
-               for p in with_ambiguity]
+    outputs = [
+        translate_tokens(translator.model, translator.tokenizer, p.en, "zh", beam_width=4) for p in with_ambiguity
+    ]
     right = [names_senses(out, p.ambiguous) for p, out in zip(with_ambiguity, outputs)]
     assert sum(right) / len(right) >= 0.95
 
@@ -62,8 +64,11 @@ def test_sentences_typed_without_their_final_mark(translator, test_split):
     restored by the model, a question still a question) for ≥ 90% of test sentences (the model trained
     without such sources got 78%; it repeated itself or made questions statements)."""
     pairs = [p for p in test_split if p.direction == "both" and p.en.endswith((".", "?", "!"))][:150]
-    right = [translate_tokens(translator.model, translator.tokenizer, p.en[:-1].rstrip(), "zh", beam_width=4)
-             == list(p.zh_tokens) for p in pairs]
+    right = [
+        translate_tokens(translator.model, translator.tokenizer, p.en[:-1].rstrip(), "zh", beam_width=4)
+        == list(p.zh_tokens)
+        for p in pairs
+    ]
     assert len(pairs) == 150 and sum(right) / len(right) >= 0.9
 
 
@@ -111,9 +116,11 @@ def test_translate_command_line(translator):
 
 
 def test_translate_command_line_names_a_broken_checkpoint(tmp_path):
-    code = ("import sys; from viz_model.model import checkpoint; from viz_model.training import translate; "
-            f"checkpoint.MODEL_DIR = __import__('pathlib').Path({str(tmp_path)!r}); "
-            "sys.exit(translate.main(['I saw a saw']))")
+    code = (
+        "import sys; from viz_model.model import checkpoint; from viz_model.training import translate; "
+        f"checkpoint.MODEL_DIR = __import__('pathlib').Path({str(tmp_path)!r}); "
+        "sys.exit(translate.main(['I saw a saw']))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "checkpoint" in done.stderr or "model_card.json" in done.stderr
@@ -126,20 +133,20 @@ def test_model_card_reports_the_bars(translator):
     assert evaluation["test_bleu_en2zh"] >= 95 and evaluation["test_bleu_zh2en"] >= 95
     assert card["parameters"] == translator.model.num_parameters()
     assert card["norm_placement"].startswith("post-LN") == (not translator.config.norm_first)
-    json.dumps(card)   # the card is plain JSON
+    json.dumps(card)  # the card is plain JSON
 
 
 def test_unknown_words_keep_their_typed_spelling_in_chart_labels(translator):
     result = translator.translate("I saw a qwertyzebra", "en2zh")
-    assert "<unk>" in result.trace.source_tokens                     # what the model reads
+    assert "<unk>" in result.trace.source_tokens  # what the model reads
     rows, cols = result.trace.axis_tokens("encoder_self")
-    assert "qwertyzebra→<unk>" in rows and rows == cols               # what every chart shows
+    assert "qwertyzebra→<unk>" in rows and rows == cols  # what every chart shows
     assert "qwertyzebra→<unk>" in result.trace.axis_tokens("cross")[1]
     assert len(rows) == len(result.trace.source_tokens)
 
 
 def test_names_senses_reads_senses_inside_words_and_rejects_a_wrong_one():
-    assert names_senses(["她", "晚上", "打乒乓球", "。"], [("play", "打")])     # jieba keeps 打乒乓球 whole
+    assert names_senses(["她", "晚上", "打乒乓球", "。"], [("play", "打")])  # jieba keeps 打乒乓球 whole
     assert not names_senses(["她", "晚上", "踢足球", "。"], [("play", "打")])
     assert not names_senses(["我", "买", "了", "一只", "蝙蝠", "和", "球拍"], [("bat", "球拍")])  # both: not given
     assert names_senses(["我", "看见", "了", "一把", "锯子"], [("saw", "看见"), ("saw", "锯子")])  # "I saw a saw"

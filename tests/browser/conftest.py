@@ -3,6 +3,7 @@ whole session, a fresh tab (Streamlit session) per test, the screenshot folder, 
 
 The server is stopped by its own PID (and process group) when the session ends, whatever happened.
 """
+
 from __future__ import annotations
 
 import os
@@ -48,11 +49,12 @@ def pytest_terminal_summary(terminalreporter):
 
 # ------------------------------------------------------------------------------------------ pages
 
+
 @dataclass(frozen=True)
 class AppPage:
     file: str
-    section: str          # catalogue section: "<section>.title" is the page title
-    url_path: str         # "" for the default page (Streamlit serves it at /)
+    section: str  # catalogue section: "<section>.title" is the page title
+    url_path: str  # "" for the default page (Streamlit serves it at /)
 
     def title(self, lang: str) -> str:
         from pages.i18n import t
@@ -83,14 +85,17 @@ def is_placeholder(session: Session) -> bool:
 
 # ------------------------------------------------------------------------------------------ fixtures
 
+
 def _model_dir() -> str:
     if os.environ.get(MODEL_DIR_ENV):
         return os.environ[MODEL_DIR_ENV]
-    try:                                     # the AppTest suites' choice: shipped model, else a random one
+    try:  # the AppTest suites' choice: shipped model, else a random one
         from tests.app_harness import model_dir
+
         return str(model_dir())
     except ImportError:
         from viz_model.model import checkpoint
+
         return str(checkpoint.MODEL_DIR)
 
 
@@ -108,14 +113,16 @@ def app_server(model_dir):
     started = time.perf_counter()
     try:
         server.start()
-        server.wait_healthy(timeout=180)           # slow when the two cores are busy elsewhere
+        server.wait_healthy(timeout=180)  # slow when the two cores are busy elsewhere
         yield server
     finally:
         alive = server.healthy()
         server.stop()
-        report(f"browser tests: server pid {server.pid} on port {server.port}, "
-               f"{time.perf_counter() - started:.0f} s, healthy at the end: {alive}, stopped: "
-               f"{server.process.poll() is not None}; log {server.log_path}")
+        report(
+            f"browser tests: server pid {server.pid} on port {server.port}, "
+            f"{time.perf_counter() - started:.0f} s, healthy at the end: {alive}, stopped: "
+            f"{server.process.poll() is not None}; log {server.log_path}"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -163,8 +170,7 @@ def session(new_session) -> Session:
 def _report_external():
     yield
     if _external:
-        report("requests to the internet that failed (the app should work offline): "
-               + ", ".join(sorted(_external)))
+        report("requests to the internet that failed (the app should work offline): " + ", ".join(sorted(_external)))
 
 
 @pytest.fixture(scope="session")
@@ -180,7 +186,7 @@ def translator(model_dir):
 
     from viz_model.model.translator import Translator
 
-    torch.set_num_threads(1)                 # as the app does: the same arithmetic, the same beam
+    torch.set_num_threads(1)  # as the app does: the same arithmetic, the same beam
     return Translator.load(Path(model_dir))
 
 

@@ -4,6 +4,7 @@ wait for Streamlit the way a user would (the script has finished, the charts are
 Used by the browser tests (tests/browser/conftest.py) and by the hand-run scripts tests/load_test.py and
 tests/bench_browser.py, so all three start the server and judge "finished" the same way.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,18 +25,26 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 APP = ROOT / "app.py"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"
 
 # Selectors (Streamlit 1.67's data-testid attributes).
 APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CHART_DRAWN = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
-DRAWN_CHARTS = '[data-testid="stPlotlyChart"]:has(.js-plotly-plot .main-svg)'   # one per drawn chart
+DRAWN_CHARTS = '[data-testid="stPlotlyChart"]:has(.js-plotly-plot .main-svg)'  # one per drawn chart
 EXCEPTION = '[data-testid="stException"]'
-TABLES = '[data-testid="stDataFrame"], [data-testid="stTable"]'     # dataframes, data editors, tables
+TABLES = '[data-testid="stDataFrame"], [data-testid="stTable"]'  # dataframes, data editors, tables
 SIDEBAR = '[data-testid="stSidebar"]'
-SENTENCE_INPUT = f'{SIDEBAR} .st-key-text input'          # keyed widgets carry the class st-key-<key>
+SENTENCE_INPUT = f"{SIDEBAR} .st-key-text input"  # keyed widgets carry the class st-key-<key>
 NAV_LINK = '[data-testid="stSidebarNav"] a[href$="/{url_path}"], [data-testid="stSidebarNav"] a[href*="/{url_path}?"]'
 
 # Installed in every page before Streamlit loads: counts script runs (each time stApp's
@@ -98,6 +107,7 @@ def report(line: str) -> None:
 
 # ------------------------------------------------------------------------------------------ the server
 
+
 def free_port() -> int:
     with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -115,8 +125,13 @@ def health(base_url: str, timeout: float = 2.0) -> bool:
 class StreamlitServer:
     """`streamlit run <script>` on a free localhost port, in its own process group; `stop()` ends it."""
 
-    def __init__(self, script: Path = APP, env: dict[str, str] | None = None, port: int | None = None,
-                 log_path: Path | None = None):
+    def __init__(
+        self,
+        script: Path = APP,
+        env: dict[str, str] | None = None,
+        port: int | None = None,
+        log_path: Path | None = None,
+    ):
         self.script, self.port = Path(script), port or free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(env or {})}
@@ -125,14 +140,30 @@ class StreamlitServer:
         self.started_at = self.started_wall = 0.0
 
     def start(self) -> StreamlitServer:
-        command = [sys.executable, "-m", "streamlit", "run", str(self.script),
-                   "--server.headless", "true", "--server.port", str(self.port),
-                   "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-                   "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+        command = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(self.script),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(self.port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+            "--server.runOnSave",
+            "false",
+        ]
         log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
         self.started_at, self.started_wall = time.perf_counter(), time.time()
-        self.process = subprocess.Popen(command, cwd=self.script.parent, env=self.env, stdout=log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            command, cwd=self.script.parent, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         return self
 
     @property
@@ -160,7 +191,7 @@ class StreamlitServer:
         for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
             try:
                 self.process.send_signal(sig)
-                os.killpg(self.process.pid, sig)        # start_new_session: the group id is the server's PID
+                os.killpg(self.process.pid, sig)  # start_new_session: the group id is the server's PID
             except ProcessLookupError:
                 pass
             try:
@@ -194,6 +225,7 @@ class StreamlitServer:
 
 
 # ------------------------------------------------------------------------------------------ the browser
+
 
 def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -243,14 +275,13 @@ class Session:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         try:
             dialog.dismiss()
-        except Exception:   # the page may already be gone
+        except Exception:  # the page may already be gone
             pass
 
     # ---- moving around --------------------------------------------------------------------------
     def open(self, url_path: str = "", timeout: float = 90_000, charts: bool = True, **params) -> None:
         """A new page load (a new Streamlit session) of /url_path?params; waits until fully drawn."""
-        self.page.goto(page_url(self.base_url, url_path, **params), wait_until="domcontentloaded",
-                       timeout=timeout)
+        self.page.goto(page_url(self.base_url, url_path, **params), wait_until="domcontentloaded", timeout=timeout)
         self.wait_first_run(timeout, charts)
 
     def reload(self, timeout: float = 90_000, charts: bool = True) -> None:
@@ -260,8 +291,9 @@ class Session:
     def wait_first_run(self, timeout: float = 90_000, charts: bool = True) -> None:
         """After a page load: the session's first run has finished (stApp goes "initial" → … →
         "notRunning"; it is never "notRunning" before that), then the charts are drawn."""
-        self.page.wait_for_function("() => window.__states && window.__states.some(s => s[1] === 'notRunning')",
-                                    timeout=timeout)
+        self.page.wait_for_function(
+            "() => window.__states && window.__states.some(s => s[1] === 'notRunning')", timeout=timeout
+        )
         self.wait_idle(timeout=timeout, charts=charts)
 
     def runs(self) -> int:
@@ -271,8 +303,9 @@ class Session:
         """Charts in this tab drawn from scratch again after their first draw (their keys), in order."""
         return self.page.evaluate("() => window.__redraws")
 
-    def wait_idle(self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True,
-                  effect: str | None = None) -> None:
+    def wait_idle(
+        self, since_runs: int | None = None, timeout: float = 90_000, charts: bool = True, effect: str | None = None
+    ) -> None:
         """Wait for a script run after `since_runs` runs to have started and finished, then for the charts.
 
         `effect`: a JS expression that is true once the expected run has happened (e.g. the URL now holds
@@ -298,7 +331,8 @@ class Session:
             """() => { const boxes = document.querySelectorAll('[data-testid="stPlotlyChart"]');
                        return !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
                               && [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg')); }""",
-            timeout=timeout)
+            timeout=timeout,
+        )
 
     def type_sentence(self, text: str, timeout: float = 90_000, charts: bool = True) -> bool:
         """Type into the sidebar's sentence box and press Enter. Returns False when the box did not change
@@ -307,7 +341,7 @@ class Session:
         before_value = box.input_value()
         before = self.runs()
         box.fill(text)
-        value = box.input_value()            # what the box accepted (an <input> drops line breaks)
+        value = box.input_value()  # what the box accepted (an <input> drops line breaks)
         box.press("Enter")
         if value == before_value:
             self.page.wait_for_timeout(300)
@@ -317,8 +351,7 @@ class Session:
         self.wait_idle(since_runs=before, timeout=timeout, charts=charts, effect=effect)
         return True
 
-    def click_and_wait(self, locator, timeout: float = 90_000, charts: bool = True,
-                       effect: str | None = None) -> None:
+    def click_and_wait(self, locator, timeout: float = 90_000, charts: bool = True, effect: str | None = None) -> None:
         before = self.runs()
         locator.click()
         self.wait_idle(since_runs=before, timeout=timeout, charts=charts, effect=effect)
@@ -336,8 +369,11 @@ class Session:
         box = self.page.locator(SENTENCE_INPUT)
         if expect is not None:
             try:
-                self.page.wait_for_function("([sel, want]) => document.querySelector(sel)?.value === want",
-                                            arg=[SENTENCE_INPUT, expect], timeout=timeout)
+                self.page.wait_for_function(
+                    "([sel, want]) => document.querySelector(sel)?.value === want",
+                    arg=[SENTENCE_INPUT, expect],
+                    timeout=timeout,
+                )
             except PlaywrightTimeout:
                 pass
         return box.input_value()
@@ -364,10 +400,12 @@ class Session:
 
     def problems(self) -> list[str]:
         """Everything wrong so far: exceptions on the page, console errors, page errors, dialogs."""
-        return ([f"exception: {e[:500]}" for e in self.exceptions()]
-                + [f"console: {e[:500]}" for e in self.console_errors]
-                + [f"pageerror: {e[:500]}" for e in self.page_errors]
-                + [f"dialog: {e[:200]}" for e in self.dialogs])
+        return (
+            [f"exception: {e[:500]}" for e in self.exceptions()]
+            + [f"console: {e[:500]}" for e in self.console_errors]
+            + [f"pageerror: {e[:500]}" for e in self.page_errors]
+            + [f"dialog: {e[:200]}" for e in self.dialogs]
+        )
 
     def screenshot(self, name: str, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ runs N scripts concurrently). Each session must see no error and only its own se
 translation viz_model.Translator gives for it. The server's resident memory (with its children) is sampled
 throughout. Used by tests/browser/test_load.py (short) and tests/load_test.py (full, by hand).
 """
+
 from __future__ import annotations
 
 import threading
@@ -17,9 +18,9 @@ from tests.browser.harness import NAV_LINK, SENTENCE_INPUT, Session, StreamlitSe
 @dataclass
 class LoadResult:
     errors: list[str] = field(default_factory=list)
-    checks: int = 0                       # (session, sentence, page) views checked
+    checks: int = 0  # (session, sentence, page) views checked
     seconds: float = 0.0
-    peak_rss: int = 0                     # bytes, server + children, over the whole run
+    peak_rss: int = 0  # bytes, server + children, over the whole run
     rss_after_rounds: list[int] = field(default_factory=list)
     round_seconds: list[float] = field(default_factory=list)
 
@@ -39,7 +40,7 @@ def load_sentences(n_sessions: int, per_session: int, rounds: int) -> list[list[
         for i in range(n_sessions):
             direction = "en2zh" if i % 2 == 0 else "zh2en"
             start = taken[direction]
-            texts = pools[direction][start:start + per_session]
+            texts = pools[direction][start : start + per_session]
             if len(texts) < per_session:
                 raise ValueError(f"not enough different {direction} test sentences")
             taken[direction] += per_session
@@ -64,8 +65,9 @@ class RssSampler(threading.Thread):
         return self.peak
 
 
-def _check(session: Session, name: str, text: str, direction: str, expected: str, where: str,
-           errors: list[str]) -> None:
+def _check(
+    session: Session, name: str, text: str, direction: str, expected: str, where: str, errors: list[str]
+) -> None:
     problems = session.problems()
     if problems:
         errors.append(f"{name} {where}: " + " | ".join(problems))
@@ -81,8 +83,17 @@ def _check(session: Session, name: str, text: str, direction: str, expected: str
         errors.append(f"{name} {where}: translation {translation!r}, expected {expected!r} for {text!r}")
 
 
-def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sentences_per_session: int,
-             url_paths: list[str], rounds: int = 1, log=print, viewport=None) -> LoadResult:
+def run_load(
+    browser,
+    server: StreamlitServer,
+    translator,
+    n_sessions: int,
+    sentences_per_session: int,
+    url_paths: list[str],
+    rounds: int = 1,
+    log=print,
+    viewport=None,
+) -> LoadResult:
     """Run `rounds` rounds; in each, every session types `sentences_per_session` new sentences and, for
     each, visits every page in `url_paths` (all sessions at once, step by step)."""
     result = LoadResult()
@@ -103,7 +114,7 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
             round_started = time.perf_counter()
             directions = [plan[0][1] for plan in plans]
             for text, direction in {s for p in plans for s in p}:
-                expected(text, direction)              # before the clock of the next step matters
+                expected(text, direction)  # before the clock of the next step matters
             for context in contexts:
                 context.close()
             contexts, sessions = [], []
@@ -114,8 +125,7 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
                 sessions.append(Session(context, server.base_url))
             # Open all tabs at once (each a new Streamlit session), then wait for each.
             for i, s in enumerate(sessions):
-                s.page.goto(f"{server.base_url}/{url_paths[0]}?dir={directions[i]}",
-                            wait_until="domcontentloaded")
+                s.page.goto(f"{server.base_url}/{url_paths[0]}?dir={directions[i]}", wait_until="domcontentloaded")
             for s in sessions:
                 s.wait_first_run(timeout=120_000)
             for j in range(sentences_per_session):
@@ -131,8 +141,15 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
                 for i, (s, before, text, direction) in enumerate(pending):
                     effect = f"new URLSearchParams(location.search).get('text') === {_js(text)}"
                     s.wait_idle(since_runs=before, effect=effect, timeout=120_000)
-                    _check(s, f"session {i}", text, direction, expected(text, direction),
-                           f"round {r} sentence {j} on /{url_paths[0]}", result.errors)
+                    _check(
+                        s,
+                        f"session {i}",
+                        text,
+                        direction,
+                        expected(text, direction),
+                        f"round {r} sentence {j} on /{url_paths[0]}",
+                        result.errors,
+                    )
                     result.checks += 1
                 for path in url_paths[1:]:
                     pending = []
@@ -144,17 +161,26 @@ def run_load(browser, server: StreamlitServer, translator, n_sessions: int, sent
                         effect = f"location.pathname.replace(/\\/+$/, '') === {_js(('/' + path).rstrip('/'))}"
                         s.wait_idle(since_runs=before, effect=effect, timeout=120_000)
                         text, direction = plans[i][j]
-                        _check(s, f"session {i}", text, direction, expected(text, direction),
-                               f"round {r} sentence {j} on /{path}", result.errors)
+                        _check(
+                            s,
+                            f"session {i}",
+                            text,
+                            direction,
+                            expected(text, direction),
+                            f"round {r} sentence {j} on /{path}",
+                            result.errors,
+                        )
                         result.checks += 1
             for s in sessions:
                 result.errors += [f"dialog in a session: {d}" for d in s.dialogs]
             result.round_seconds.append(time.perf_counter() - round_started)
             result.rss_after_rounds.append(server.rss_bytes())
-            log(f"round {r + 1}/{rounds}: {n_sessions} sessions × {sentences_per_session} sentences × "
+            log(
+                f"round {r + 1}/{rounds}: {n_sessions} sessions × {sentences_per_session} sentences × "
                 f"{len(url_paths)} pages in {result.round_seconds[-1]:.1f} s; server RSS "
                 f"{result.rss_after_rounds[-1] / 2**20:.0f} MiB (peak so far {sampler.peak / 2**20:.0f} MiB); "
-                f"{len(result.errors)} errors so far")
+                f"{len(result.errors)} errors so far"
+            )
     finally:
         for context in contexts:
             context.close()

@@ -9,6 +9,7 @@ console error and no uncaught page error. A failure names the seed and the actio
 
     python tests/browser/monkey.py --actions 300 --seed 1      # the long version, every page, both languages
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,9 +25,15 @@ if __package__ in (None, ""):
 from tests.browser.harness import APP_IDLE, SENTENCE_INPUT, SIDEBAR, Session
 from tests.hostile_inputs import HOSTILE_INPUTS
 
-COURSE_SENTENCES = ("Please buy an apple and an orange.", "I saw a saw.", "An apple phone",
-                    "The animal didn't cross the street because it was too tired.", "我看见了一把锯子。",
-                    "Thinking machines", "One plus three")
+COURSE_SENTENCES = (
+    "Please buy an apple and an orange.",
+    "I saw a saw.",
+    "An apple phone",
+    "The animal didn't cross the street because it was too tired.",
+    "我看见了一把锯子。",
+    "Thinking machines",
+    "One plus three",
+)
 MAIN = '[data-testid="stMain"]'
 # Controls a user can reach, by kind: (CSS selector, kind). Streamlit marks each widget with a test id.
 CONTROLS = (
@@ -63,14 +70,14 @@ def _visible(locator) -> list:
         try:
             if element.is_visible() and element.is_enabled():
                 out.append(element)
-        except Exception:          # detached while we looked: the page is rerunning
+        except Exception:  # detached while we looked: the page is rerunning
             continue
     return out
 
 
 def _wait_idle(session: Session, timeout_ms: float) -> bool:
     """Back to idle (script finished, charts drawn) within the limit; False when stuck."""
-    session.page.wait_for_timeout(120)             # let a run triggered by the action start
+    session.page.wait_for_timeout(120)  # let a run triggered by the action start
     try:
         session.page.wait_for_selector(APP_IDLE, timeout=timeout_ms, state="attached")
         session.wait_charts(timeout=timeout_ms)
@@ -82,9 +89,10 @@ def _wait_idle(session: Session, timeout_ms: float) -> bool:
 def one_action(session: Session, rng: random.Random) -> str | None:
     """Do one random action; returns its description (None when nothing was usable)."""
     page = session.page
-    present = [(selector, kind) for selector, kind in CONTROLS
-               if selector == "__sentence__" or page.locator(selector).count()]
-    selector, kind = rng.choice(present)          # every kind of control on the page equally likely
+    present = [
+        (selector, kind) for selector, kind in CONTROLS if selector == "__sentence__" or page.locator(selector).count()
+    ]
+    selector, kind = rng.choice(present)  # every kind of control on the page equally likely
     if kind == "sentence":
         text = rng.choice([h.text for h in HOSTILE_INPUTS] + list(COURSE_SENTENCES))
         box = page.locator(SENTENCE_INPUT)
@@ -130,8 +138,9 @@ def one_action(session: Session, rng: random.Random) -> str | None:
     return None
 
 
-def run_monkey(session: Session, url_path: str, seed: int, n_actions: int, lang: str = "en",
-               timeout_ms: float = 60_000) -> MonkeyResult:
+def run_monkey(
+    session: Session, url_path: str, seed: int, n_actions: int, lang: str = "en", timeout_ms: float = 60_000
+) -> MonkeyResult:
     """Open a page in a fresh session, do `n_actions` random actions; stop at the first problem."""
     rng = random.Random(seed)
     result = MonkeyResult(seed)
@@ -140,7 +149,7 @@ def run_monkey(session: Session, url_path: str, seed: int, n_actions: int, lang:
     for _ in range(n_actions):
         try:
             done = one_action(session, rng)
-        except Exception as err:                  # an element went away mid-action: the page was rerunning
+        except Exception as err:  # an element went away mid-action: the page was rerunning
             done = f"(skipped: {type(err).__name__})"
         if done is None:
             continue
@@ -167,11 +176,15 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", nargs="*", default=None, help="url paths (default: every page)")
     args = parser.parse_args(argv)
     from pages.frame import PAGES
+
     paths = args.pages or ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
     failures = 0
     import os
-    with StreamlitServer(env={MODEL_DIR_ENV: os.environ.get(MODEL_DIR_ENV, "")}) as server, \
-            sync_playwright() as playwright:
+
+    with (
+        StreamlitServer(env={MODEL_DIR_ENV: os.environ.get(MODEL_DIR_ENV, "")}) as server,
+        sync_playwright() as playwright,
+    ):
         server.wait_healthy(timeout=180)
         browser = launch_chromium(playwright)
         for lang in ("en", "zh"):
@@ -180,8 +193,7 @@ def main(argv=None) -> int:
                 seed = args.seed * 1000 + i * 10 + (lang == "zh")
                 result = run_monkey(Session(context, server.base_url), path, seed, args.actions, lang)
                 status = "ok" if not result.problems else "FAILED"
-                print(f"{lang} /{path}: {len(result.actions)} actions in {result.seconds:.0f} s, {status}",
-                      flush=True)
+                print(f"{lang} /{path}: {len(result.actions)} actions in {result.seconds:.0f} s, {status}", flush=True)
                 if result.problems:
                     failures += 1
                     print(result.report(), flush=True)

@@ -3,6 +3,7 @@ visited in the same session. The whole list in the English interface, a subset i
 nonsense URLs. For each: a friendly message or a normal render, no exception, no console error, no dialog
 (an `alert` from injected HTML fails the test), nothing the user typed turned into an element, and the
 server still answering /_stcore/health."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
@@ -16,12 +17,15 @@ from tests.browser.harness import Session, health
 from tests.hostile_inputs import BROWSER_SUBSET, HOSTILE_INPUTS, URL_CASES, hostile
 
 # Elements that only exist if typed HTML was interpreted: the payloads in the list would create these.
-INJECTED = ('img[src="x"], img[src="javascript:alert(1)"], iframe, [onerror], [onload], '
-            '[data-testid="stMain"] script, [data-testid="stSidebar"] script, '
-            '[data-testid="stMain"] svg b, a[href^="javascript:"]')
+INJECTED = (
+    'img[src="x"], img[src="javascript:alert(1)"], iframe, [onerror], [onload], '
+    '[data-testid="stMain"] script, [data-testid="stSidebar"] script, '
+    '[data-testid="stMain"] svg b, a[href^="javascript:"]'
+)
 
-CASES = ([pytest.param("en", h, id=f"en-{h.id}") for h in HOSTILE_INPUTS]
-         + [pytest.param("zh", hostile(i), id=f"zh-{i}") for i in BROWSER_SUBSET])
+CASES = [pytest.param("en", h, id=f"en-{h.id}") for h in HOSTILE_INPUTS] + [
+    pytest.param("zh", hostile(i), id=f"zh-{i}") for i in BROWSER_SUBSET
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +59,9 @@ def set_direction(session: Session, direction: str, lang: str) -> None:
         session.click_and_wait(label)
 
 
-def check(session: Session, lang: str, blank: bool, expected_translation, where: str,
-          sentence: str | None = None) -> str:
+def check(
+    session: Session, lang: str, blank: bool, expected_translation, where: str, sentence: str | None = None
+) -> str:
     """Check the page and return the sentence its box shows. With `sentence`, the box must come to show
     that one (navigation keeps the sentence); a heavy page sometimes fills the box after its run ends."""
     problems = session.problems()
@@ -80,7 +85,7 @@ def check(session: Session, lang: str, blank: bool, expected_translation, where:
 @pytest.mark.parametrize("lang,case", CASES)
 def test_hostile_input_on_every_page(sessions, lang, case, app_server, expected_translation, screenshots):
     session = sessions(lang)
-    session.console_errors.clear()        # an earlier failure is that test's, not this one's
+    session.console_errors.clear()  # an earlier failure is that test's, not this one's
     session.page_errors.clear()
     set_direction(session, case.direction, lang)
     sentence = None
@@ -91,13 +96,14 @@ def test_hostile_input_on_every_page(sessions, lang, case, app_server, expected_
         session.open(current_path(session), text=case.text, dir=case.direction, lang=lang)
         sentence = case.text[:MAX_TEXT_CHARS]
     here = current_path(session)
-    order = sorted(APP_PAGES, key=lambda p: p.url_path != here)      # the current page first, no click
+    order = sorted(APP_PAGES, key=lambda p: p.url_path != here)  # the current page first, no click
     try:
         for page in order:
             if page.url_path != current_path(session):
                 session.navigate(page.url_path)
-            sentence = check(session, lang, case.blank, expected_translation, f"{case.id} on /{page.url_path}",
-                             sentence)
+            sentence = check(
+                session, lang, case.blank, expected_translation, f"{case.id} on /{page.url_path}", sentence
+            )
             if case.blank and page.section == "home":
                 assert t("common.empty_prompt", lang) in session.page.locator('[data-testid="stMain"]').inner_text()
     except Exception:

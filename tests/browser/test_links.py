@@ -1,5 +1,6 @@
 """Every view is a link, in a real browser: changing a setting puts it in the URL at once, and that URL
 opened in a new browser context (a new session) shows the same view."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
@@ -26,8 +27,7 @@ def chosen(session, key: str) -> str:
 def test_attention_view_is_a_link(new_session):
     first = new_session()
     first.open("attention", text="I saw a saw.", dir="en2zh", lang="en")
-    first.click_and_wait(first.page.locator(".st-key-view button").filter(
-        has_text=t("attention.view_compare", "en")))
+    first.click_and_wait(first.page.locator(".st-key-view button").filter(has_text=t("attention.view_compare", "en")))
     first.page.wait_for_function("() => location.search.includes('view=')")
     first.click_and_wait(first.page.locator(".st-key-heads").locator("input"), charts=False)
     first.page.keyboard.type("3")
@@ -35,7 +35,7 @@ def test_attention_view_is_a_link(new_session):
     first.wait_idle()
     first.page.wait_for_function("() => location.search.includes('heads=')")
     shown = params(first)
-    assert shown.get("view") == ["compare"]                       # a stable name, not the label
+    assert shown.get("view") == ["compare"]  # a stable name, not the label
     assert "3" in shown.get("heads", [])
     assert first.problems() == []
     second = new_session()
@@ -44,7 +44,7 @@ def test_attention_view_is_a_link(new_session):
     assert second.problems() == []
     assert chosen(second, "view") == t("attention.view_compare", "en")
     assert "3" in second.page.locator(".st-key-heads").inner_text()
-    heatmap = '[class*="st-key-"][class*="compare_heads"]:not([class*="csv"]):not([class*="svg"])'   # not downloads
+    heatmap = '[class*="st-key-"][class*="compare_heads"]:not([class*="csv"]):not([class*="svg"])'  # not downloads
     assert second.page.locator(heatmap).count() == 1
 
 
@@ -73,22 +73,21 @@ def test_a_link_made_in_one_language_opens_in_the_other(new_session, made, opene
     first.open("attention", text="I saw a saw.", dir="en2zh", lang=made)
     first.click_and_wait(first.page.locator(".st-key-view button").filter(has_text=t("attention.view_grid", made)))
     first.page.wait_for_function("() => location.search.includes('view=grid')")
-    assert params(first).get("view") == ["grid"]                 # the name, not the label
+    assert params(first).get("view") == ["grid"]  # the name, not the label
     url = first.page.url.replace(f"lang={made}", f"lang={opened}")
     second = new_session()
     second.page.goto(url, wait_until="domcontentloaded")
     second.wait_first_run()
     assert second.problems() == []
     assert chosen(second, "view") == t("attention.view_grid", opened)
-    assert second.page.locator('[data-testid="stToast"]').count() == 0          # nothing was dropped
+    assert second.page.locator('[data-testid="stToast"]').count() == 0  # nothing was dropped
 
 
 @pytest.mark.timeout(300)
 def test_a_nonsense_value_in_a_link_gets_a_notice(new_session):
     session = new_session()
     # A notice shows for a few seconds: look for it as soon as the first run ends, before the charts.
-    session.open("attention", text="I saw a saw.", dir="en2zh", lang="en", view="nonsense", layer="99",
-                 charts=False)
+    session.open("attention", text="I saw a saw.", dir="en2zh", lang="en", view="nonsense", layer="99", charts=False)
     seen = set()
     for _ in range(20):
         seen |= set(session.page.locator('[data-testid="stToast"]').all_inner_texts())
@@ -99,4 +98,4 @@ def test_a_nonsense_value_in_a_link_gets_a_notice(new_session):
     assert "view" in text and "nonsense" in text and "layer" in text, seen
     session.wait_charts()
     assert session.problems() == []
-    assert chosen(session, "view") == t("attention.view_heads", "en")             # the default
+    assert chosen(session, "view") == t("attention.view_heads", "en")  # the default

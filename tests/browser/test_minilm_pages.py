@@ -2,6 +2,7 @@
 sentence, every view of the Attention heads page (one head, [CLS]/[SEP] hidden, the 6 × 12 grid, side by
 side with our translator, the coreference sentence), a Chinese sentence, and the picker kept while the
 reader moves between pages. No exception, no console error, no label cut off; a screenshot of each."""
+
 from __future__ import annotations
 
 import time
@@ -39,8 +40,9 @@ def test_pretrained_attention_views_in_browser(session, view, screenshots):
     started = time.perf_counter()
     session.open("attention", text=TWENTY if view == "grid" else ENGLISH, dir="en2zh", model="minilm", **params)
     if view == "grid":
-        report(f"MiniLM all-heads grid (6 x 12, {TWENTY!r}): new session to drawn "
-               f"{time.perf_counter() - started:.2f} s")
+        report(
+            f"MiniLM all-heads grid (6 x 12, {TWENTY!r}): new session to drawn {time.perf_counter() - started:.2f} s"
+        )
         assert session.count(DRAWN_CHARTS) == 1
     session.screenshot(f"minilm-attention-{view}", screenshots)
     check(session)

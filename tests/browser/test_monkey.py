@@ -3,6 +3,7 @@
 The long version (300 actions a page and language) is `python tests/browser/monkey.py`. Every seed that
 ever found a failure is kept in REGRESSION_SEEDS and replayed here.
 """
+
 import pytest
 
 from tests.browser.conftest import APP_PAGES

@@ -1,5 +1,6 @@
 """The shared sentence in a real browser: kept across page switches, reproduced by a page URL (also after a
 reload), and the beam-search page's step controls move the tree."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
@@ -13,7 +14,7 @@ from tests.browser.harness import DRAWN_CHARTS, TABLES
 
 
 def shown_direction(session) -> str:
-    return session.page.locator('.st-key-dir label:has(input:checked)').inner_text().strip()
+    return session.page.locator(".st-key-dir label:has(input:checked)").inner_text().strip()
 
 
 def assert_shows(session, text, direction, lang, expected_translation):
@@ -37,8 +38,9 @@ def test_navigation_keeps_the_sentence(session, expected_translation):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("page", [p for p in APP_PAGES if p.section in ("home", "attention", "beam")],
-                         ids=lambda p: p.section)
+@pytest.mark.parametrize(
+    "page", [p for p in APP_PAGES if p.section in ("home", "attention", "beam")], ids=lambda p: p.section
+)
 def test_page_url_reproduces_the_view_after_reload(session, page, expected_translation, screenshots):
     text, direction, lang = "我 看见 了 一 把 锯", "zh2en", "zh"
     session.open(page.url_path, text=text, dir=direction, lang=lang)
@@ -57,7 +59,8 @@ def _tree_snapshot(session) -> str:
     return target.locator(".main-svg").first.evaluate(
         "svg => svg.textContent + '|' + svg.querySelectorAll('path, .point, text').length + '|' + "
         "[...svg.querySelectorAll('.scatterlayer .trace')].map(t => t.getAttribute('style') + "
-        "t.querySelectorAll('.point').length).join(',')")
+        "t.querySelectorAll('.point').length).join(',')"
+    )
 
 
 @pytest.mark.timeout(300)
@@ -67,7 +70,7 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
     if is_placeholder(session):
         pytest.skip("pages/beam_search.py is still a placeholder")
     main = session.page.locator('[data-testid="stMain"]')
-    session.page.wait_for_selector(DRAWN_CHARTS, timeout=30_000)     # the tree (drawn by a fragment)
+    session.page.wait_for_selector(DRAWN_CHARTS, timeout=30_000)  # the tree (drawn by a fragment)
     next_button = main.locator('[class*="st-key-"][class*="next"] button')
     prev_button = main.locator('[class*="st-key-"][class*="prev"] button')
     # The tree and its controls are one fragment inside the page's first tab: wait for the controls too.
@@ -101,12 +104,17 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("section,label_key,charts,tables", [("similarity", "similarity.tab_course", 3, 3),
-                                                             ("beam", "beam.tab_course", 1, 1),
-                                                             ("tokens", "tokens.tab_input", 1, 0),
-                                                             ("step", "step.tab_scores", 1, 1),
-                                                             ("positional", "positional.tab_similarity", 2, 0),
-                                                             ("metrics", "metrics.perplexity", 2, 0)])
+@pytest.mark.parametrize(
+    "section,label_key,charts,tables",
+    [
+        ("similarity", "similarity.tab_course", 3, 3),
+        ("beam", "beam.tab_course", 1, 1),
+        ("tokens", "tokens.tab_input", 1, 0),
+        ("step", "step.tab_scores", 1, 1),
+        ("positional", "positional.tab_similarity", 2, 0),
+        ("metrics", "metrics.perplexity", 2, 0),
+    ],
+)
 def test_a_section_draws_its_content_when_chosen(session, section, label_key, charts, tables, screenshots):
     """Only the chosen section's content runs (pages.widgets.sections): choosing one draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
@@ -114,8 +122,9 @@ def test_a_section_draws_its_content_when_chosen(session, section, label_key, ch
     if is_placeholder(session):
         pytest.skip(f"{page.file} is still a placeholder")
     main = session.page.locator('[data-testid="stMain"]')
-    choice = main.get_by_role("radiogroup", name=t("common.sections", "en")).get_by_role("radio",
-                                                                                          name=t(label_key, "en"))
+    choice = main.get_by_role("radiogroup", name=t("common.sections", "en")).get_by_role(
+        "radio", name=t(label_key, "en")
+    )
     expect(choice).to_have_attribute("aria-checked", "false")
     session.click_and_wait(choice)
     expect(choice).to_have_attribute("aria-checked", "true")

@@ -1,6 +1,7 @@
 """Every page in a real browser, in both interface languages: open it, type a sentence, wait until the
 script has finished and the charts are drawn; no exception, no console error, the expected elements, and
 the translation the model gives. A full-page screenshot of each lands in artifacts/screenshots/."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
@@ -16,14 +17,14 @@ TYPED = {"en": ("I saw a saw.", "en2zh"), "zh": ("我想买一个苹果", "zh2en
 
 # What each page must show for an ordinary sentence, at least: drawn plotly charts and tables.
 EXPECTED = {
-    "home": {"charts": 1, "tables": 1},          # architecture figure, model card
-    "tokens": {"tables": 1},                     # tokenization (each chart is on its own tab)
-    "similarity": {"charts": 1},                 # the three measures (their softmaxes: the next section)
-    "attention": {"charts": 1},                  # one head beside the mean of the heads
-    "step": {"charts": 1},                       # step 1's inputs x (each step is a section)
-    "positional": {"charts": 1},                 # the curves (the other views are sections)
-    "beam": {"charts": 1},                       # search tree (its step table folded; the rest: sections)
-    "metrics": {},                               # BLEU's table only with a reference (perplexity: its own tab)
+    "home": {"charts": 1, "tables": 1},  # architecture figure, model card
+    "tokens": {"tables": 1},  # tokenization (each chart is on its own tab)
+    "similarity": {"charts": 1},  # the three measures (their softmaxes: the next section)
+    "attention": {"charts": 1},  # one head beside the mean of the heads
+    "step": {"charts": 1},  # step 1's inputs x (each step is a section)
+    "positional": {"charts": 1},  # the curves (the other views are sections)
+    "beam": {"charts": 1},  # search tree (its step table folded; the rest: sections)
+    "metrics": {},  # BLEU's table only with a reference (perplexity: its own tab)
 }
 
 

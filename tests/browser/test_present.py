@@ -1,5 +1,6 @@
 """Presentation mode in a real browser at 1400 × 900: on every page the first chart starts on the first
 screen and no text in any drawn chart is under 16 px; the explanation stays folded."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,13 +18,14 @@ SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll(
 def test_presentation_mode_first_screen(new_session, page, screenshots):
     session = new_session()
     session.page.set_viewport_size({"width": 1400, "height": 900})
-    session.open(page.url_path, text="Please buy an apple and an orange.", dir="en2zh", lang="en",
-                 present="true", charts=False)
+    session.open(
+        page.url_path, text="Please buy an apple and an orange.", dir="en2zh", lang="en", present="true", charts=False
+    )
     assert session.problems() == [], "\n".join(session.problems())
     session.screenshot(f"present-{page.section}", screenshots)
     about = session.page.locator('[data-testid="stMain"] [data-testid="stExpander"] details').first
     if about.count():
-        assert about.get_attribute("open") is None                  # folded
+        assert about.get_attribute("open") is None  # folded
     charts = session.page.locator(CHART_DRAWN)
     if session.page.locator('[data-testid="stPlotlyChart"]').count() == 0:
         pytest.skip(f"{page.section} opens on tables, not a chart")
@@ -33,7 +35,7 @@ def test_presentation_mode_first_screen(new_session, page, screenshots):
     assert session.page.evaluate(SMALLEST_CHART_TEXT) >= 16
 
 
-ZOOM = 1.5                  # the browser's 150 %: a 1400 × 900 screen shows 933 × 600 CSS px, drawn 1.5× finer
+ZOOM = 1.5  # the browser's 150 %: a 1400 × 900 screen shows 933 × 600 CSS px, drawn 1.5× finer
 
 
 @pytest.mark.timeout(300)
@@ -43,15 +45,22 @@ def test_each_page_at_150_percent_zoom(chromium, app_server, page, screenshots):
     page's first screen to look at (artifacts/screenshots/zoom150-*.png) and where its first chart starts."""
     from tests.browser.harness import Session
 
-    context = chromium.new_context(viewport={"width": round(1400 / ZOOM), "height": round(900 / ZOOM)},
-                                   device_scale_factor=ZOOM, locale="en-US")
+    context = chromium.new_context(
+        viewport={"width": round(1400 / ZOOM), "height": round(900 / ZOOM)}, device_scale_factor=ZOOM, locale="en-US"
+    )
     try:
         session = Session(context, app_server.base_url)
-        session.open(page.url_path, text="Please buy an apple and an orange.", dir="en2zh", lang="en",
-                     present="true", charts=False)
+        session.open(
+            page.url_path,
+            text="Please buy an apple and an orange.",
+            dir="en2zh",
+            lang="en",
+            present="true",
+            charts=False,
+        )
         if session.page.locator('[data-testid="stPlotlyChart"]').count():
             session.page.locator(CHART_DRAWN).first.wait_for(timeout=30_000)
-        session.page.screenshot(path=str(screenshots / f"zoom150-{page.section}.png"))    # the first screen
+        session.page.screenshot(path=str(screenshots / f"zoom150-{page.section}.png"))  # the first screen
         assert session.problems() == [], "\n".join(session.problems())
         if session.page.locator('[data-testid="stPlotlyChart"]').count():
             assert session.clipped_labels() == []
@@ -74,8 +83,7 @@ def test_step_table_shows_every_key_whole(new_session, present, screenshots):
     stopped at row 9), in presentation mode too."""
     session = new_session()
     session.page.set_viewport_size({"width": 1400, "height": 900})
-    session.open("step_by_step", text=LONG_SENTENCE, dir="en2zh", lang="en", section="tab_scores",
-                 present=present)
+    session.open("step_by_step", text=LONG_SENTENCE, dir="en2zh", lang="en", section="tab_scores", present=present)
     assert session.problems() == [], "\n".join(session.problems())
     table = session.page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
     table.first.wait_for(timeout=30_000)

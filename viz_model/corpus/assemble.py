@@ -8,6 +8,7 @@ sentence are left out too (`evalset`).
 Tokens are settled at the end by the app's own tokenizer over the corpus vocabulary (jieba for Chinese,
 contractions split for English), so what the model is trained on is exactly what the app will feed it.
 """
+
 from __future__ import annotations
 
 import random
@@ -36,7 +37,7 @@ def _settle(pairs: list[SentencePair]) -> list[SentencePair]:
             en = tuple(english_words(detokenize(list(p.en_tokens), "en")))
             zh = tuple(tokenizer.split("".join(p.zh_tokens))[0])
             if UNK in zh:
-                continue             # a character known only inside longer words: the app could not read it
+                continue  # a character known only inside longer words: the app could not read it
             settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))
         if settled == pairs:
             break
@@ -60,7 +61,7 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
         if _is_banned(detokenize(list(en_tokens), "en"), zh_text, banned):
             return
         if en_key in en_seen or zh_text in zh_seen:
-            return      # either side already translated otherwise (or the same pair again)
+            return  # either side already translated otherwise (or the same pair again)
         en_seen[en_key], zh_seen[zh_text] = zh_text, en_tokens
         pairs.append(SentencePair(tuple(en_tokens), zh_tokens, topic, "both", _dedupe(amb), origin))
 
@@ -81,8 +82,10 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
 # possessive as two (我 的); jieba's dictionary has them as one word (一只, 我的). Phrasebook words of that shape
 # are split the grammar's way, so the shared vocabulary keeps one convention and the course sentences their
 # tokens.
-_NUMBER_MEASURE = re.compile(r"^([一二两三四五六七八九十几这那每哪半]+)"
-                             r"([个件份匹只台名块头封幅座张扇把支本朵条架根棵盏辆部顶首杯位次家间瓶双])$")
+_NUMBER_MEASURE = re.compile(
+    r"^([一二两三四五六七八九十几这那每哪半]+)"
+    r"([个件份匹只台名块头封幅座张扇把支本朵条架根棵盏辆部顶首杯位次家间瓶双])$"
+)
 _POSSESSIVE = re.compile(r"^(我|你|他|她|它|我们|你们|他们|她们|它们|谁)(的)$")
 
 
@@ -100,8 +103,7 @@ def grammar_word_pairs(token_lists: Iterable[Sequence[str]]) -> set[tuple[str, s
     token_lists = list(token_lists)
     single = {tok for tokens in token_lists for tok in tokens}
     counts = Counter(pair for tokens in token_lists for pair in zip(tokens, tokens[1:]))
-    return {pair for pair, n in counts.items()
-            if n >= GRAMMAR_PAIR_MIN_COUNT and "".join(pair) not in single}
+    return {pair for pair, n in counts.items() if n >= GRAMMAR_PAIR_MIN_COUNT and "".join(pair) not in single}
 
 
 def grammar_convention(words: list[str], word_pairs: set[tuple[str, str]] = frozenset()) -> list[str]:
@@ -112,8 +114,7 @@ def grammar_convention(words: list[str], word_pairs: set[tuple[str, str]] = froz
         if match:
             out.extend(match.groups())
             continue
-        halves = next(((word[:i], word[i:]) for i in range(1, len(word)) if (word[:i], word[i:]) in word_pairs),
-                      None)
+        halves = next(((word[:i], word[i:]) for i in range(1, len(word)) if (word[:i], word[i:]) in word_pairs), None)
         out.extend(halves or (word,))
     return out
 
@@ -128,6 +129,7 @@ def _plain_jieba(word_pairs: set[tuple[str, str]] = frozenset()):
     import logging
 
     import jieba
+
     jieba.setLogLevel(logging.WARNING)
     return lambda text: grammar_convention(jieba.lcut(text, HMM=False), word_pairs)
 

@@ -4,6 +4,7 @@
 grammar or the training data; `direction` says which side was typed. `normalise` is the one comparison
 used to keep it out of training: lower case, no punctuation, no spaces.
 """
+
 from __future__ import annotations
 
 import csv
@@ -21,7 +22,7 @@ EVERYDAY_FILE = Path(__file__).resolve().parents[2] / "assets" / "eval" / "every
 class EvalPair:
     en: str
     zh: str
-    direction: str      # "en2zh": typed in English; "zh2en": typed in Chinese
+    direction: str  # "en2zh": typed in English; "zh2en": typed in Chinese
     topic: str
 
     @property
@@ -42,8 +43,7 @@ def normalise(text: str) -> str:
 def load_everyday(path: Path = EVERYDAY_FILE) -> list[EvalPair]:
     with open(path, encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        return [EvalPair(r["en"].strip(), r["zh"].strip(), r["direction"].strip(), r["topic"].strip())
-                for r in rows]
+        return [EvalPair(r["en"].strip(), r["zh"].strip(), r["direction"].strip(), r["topic"].strip()) for r in rows]
 
 
 def everyday_keys(path: Path = EVERYDAY_FILE) -> set[str]:
@@ -68,7 +68,7 @@ def shingles(text: str) -> frozenset[str]:
     text = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
     chinese = re.sub(r"[^\u3400-\u9fff]", "", text)
     if chinese:
-        return frozenset(chinese[i:i + 2] for i in range(max(1, len(chinese) - 1)))
+        return frozenset(chinese[i : i + 2] for i in range(max(1, len(chinese) - 1)))
     return frozenset(re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text))
 
 

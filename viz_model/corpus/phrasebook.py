@@ -5,6 +5,7 @@ you", "What's the weather like?"). These pairs, written by hand by topic, teach 
 natural word order. They are training data only: pairs whose either side matches an evaluation sentence
 (after `evalset.normalise`) are left out, and a test checks it.
 """
+
 from __future__ import annotations
 
 import csv

@@ -5,6 +5,7 @@ sense, with what the grammar needs to put a word in a sentence: part of speech, 
 word of a noun, the kinds of noun a verb takes as its object, whether an adjective sits straight before a
 noun (大猫) or takes 的 (可爱的猫). The templates in `everyday.py` read it; nothing here builds sentences.
 """
+
 from __future__ import annotations
 
 import csv
@@ -13,26 +14,39 @@ from functools import lru_cache
 from pathlib import Path
 
 WORDS_FILE = Path(__file__).resolve().parents[2] / "assets" / "corpus" / "words.tsv"
-NOUN_KINDS = ("person", "animal", "food", "drink", "object", "vehicle", "place", "body", "time", "abstract",
-              "event", "material", "plant")
+NOUN_KINDS = (
+    "person",
+    "animal",
+    "food",
+    "drink",
+    "object",
+    "vehicle",
+    "place",
+    "body",
+    "time",
+    "abstract",
+    "event",
+    "material",
+    "plant",
+)
 
 
 @dataclass(frozen=True)
 class Word:
-    english: str          # lemma, lower case
-    chinese: str          # one Chinese word, no spaces; "∅" where Chinese says nothing (the, a)
-    pos: str              # noun, verb, adj, adv, prep, pron, det, conj, num, modal, aux, interj, name, other
+    english: str  # lemma, lower case
+    chinese: str  # one Chinese word, no spaces; "∅" where Chinese says nothing (the, a)
+    pos: str  # noun, verb, adj, adv, prep, pron, det, conj, num, modal, aux, interj, name, other
     forms: tuple[str, ...]  # noun: (plural,); verb: (3sg, past, participle, -ing); adj: (comparative, superlative)
-    measure: str          # a noun's measure word, "" for uncountable nouns and other parts of speech
-    kind: str             # noun kind; verb "trans:K1+K2", "intrans" or "trans:clause"; adj person/thing/any
-    features: dict        # subj=people|any (verbs), attach=direct|de (adjectives)
-    sense: str            # gloss when the word has several rows, else ""
+    measure: str  # a noun's measure word, "" for uncountable nouns and other parts of speech
+    kind: str  # noun kind; verb "trans:K1+K2", "intrans" or "trans:clause"; adj person/thing/any
+    features: dict  # subj=people|any (verbs), attach=direct|de (adjectives)
+    sense: str  # gloss when the word has several rows, else ""
 
     @property
     def object_kinds(self) -> tuple[str, ...]:
         if not self.kind.startswith("trans:") or self.kind == "trans:clause":
             return ()
-        return tuple(k for k in self.kind[len("trans:"):].split("+") if k in NOUN_KINDS)
+        return tuple(k for k in self.kind[len("trans:") :].split("+") if k in NOUN_KINDS)
 
     @property
     def countable(self) -> bool:
@@ -57,8 +71,16 @@ def parse_row(row: dict) -> Word | None:
         if "=" in item:
             key, value = item.split("=", 1)
             features[key.strip()] = value.strip()
-    word = Word(english, chinese, pos, forms, _fields(row["measure"]), row["kind"].strip(), features,
-                _fields(row.get("sense") or ""))
+    word = Word(
+        english,
+        chinese,
+        pos,
+        forms,
+        _fields(row["measure"]),
+        row["kind"].strip(),
+        features,
+        _fields(row.get("sense") or ""),
+    )
     if pos == "verb" and len(forms) != 4 or pos == "noun" and len(forms) != 1:
         return None
     return word

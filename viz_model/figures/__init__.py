@@ -4,6 +4,7 @@
 heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
 `diagram`: the architecture. The public names are re-exported here, so pages write `figures.heatmaps(...)`.
 """
+
 from .charts import bar_chart, line_chart, scatter_map, vector_moves
 from .diagram import architecture
 from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
@@ -29,11 +30,34 @@ from .look import (
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 
 __all__ = [
-    "BACKGROUND_COLOUR", "BEST_PATH_COLOUR", "FONT", "HIGHLIGHT_COLOUR", "LOOK", "MASKED_COLOUR",
-    "LABEL_SIZE", "MAX_CELLS_WITH_VALUES",
-    "PRESENTATION_TEXT", "SERIES_COLOURS", "SIGNED_SCALE", "TREE_STYLE", "WEIGHT_SCALE", "architecture",
-    "bar_chart", "colour_range", "escape_label", "heatmaps", "line_chart", "mark_rows", "matrix_frame",
-    "for_presentation", "panel_values",
-    "react_ready", "scatter_map", "search_tree", "text_width", "token_labels", "values_fit",
+    "BACKGROUND_COLOUR",
+    "BEST_PATH_COLOUR",
+    "FONT",
+    "HIGHLIGHT_COLOUR",
+    "LOOK",
+    "MASKED_COLOUR",
+    "LABEL_SIZE",
+    "MAX_CELLS_WITH_VALUES",
+    "PRESENTATION_TEXT",
+    "SERIES_COLOURS",
+    "SIGNED_SCALE",
+    "TREE_STYLE",
+    "WEIGHT_SCALE",
+    "architecture",
+    "bar_chart",
+    "colour_range",
+    "escape_label",
+    "heatmaps",
+    "line_chart",
+    "mark_rows",
+    "matrix_frame",
+    "for_presentation",
+    "panel_values",
+    "react_ready",
+    "scatter_map",
+    "search_tree",
+    "text_width",
+    "token_labels",
+    "values_fit",
     "vector_moves",
 ]

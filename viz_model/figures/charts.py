@@ -1,4 +1,5 @@
 """Bars, lines, points in a plane or a space, and arrows for how attention moves a word's vector."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -22,36 +23,69 @@ from .look import (
 )
 
 
-def bar_chart(labels: Sequence[str], values: Sequence[float], *, x_title: str, y_title: str,
-              value_format: str = ".3f", highlight: Sequence[bool] | None = None,
-              horizontal: bool = True, height: int | None = None) -> go.Figure:
+def bar_chart(
+    labels: Sequence[str],
+    values: Sequence[float],
+    *,
+    x_title: str,
+    y_title: str,
+    value_format: str = ".3f",
+    highlight: Sequence[bool] | None = None,
+    horizontal: bool = True,
+    height: int | None = None,
+) -> go.Figure:
     """Bars in the given order (the first label at the top when horizontal)."""
     values = np.asarray(values, dtype=np.float32)
     colours = [HIGHLIGHT_COLOUR if h else BAR_COLOUR for h in highlight] if highlight is not None else BAR_COLOUR
     labels = list(labels)
     if horizontal:
-        trace = go.Bar(x=values, y=labels, orientation="h", marker_color=colours,
-                       texttemplate=f"%{{x:{value_format}}}", textposition="outside",
-                       hovertemplate=f"%{{y}}: %{{x:{value_format}}}<extra></extra>")
+        trace = go.Bar(
+            x=values,
+            y=labels,
+            orientation="h",
+            marker_color=colours,
+            texttemplate=f"%{{x:{value_format}}}",
+            textposition="outside",
+            hovertemplate=f"%{{y}}: %{{x:{value_format}}}<extra></extra>",
+        )
     else:
-        trace = go.Bar(x=labels, y=values, marker_color=colours, texttemplate=f"%{{y:{value_format}}}",
-                       textposition="outside", hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>")
+        trace = go.Bar(
+            x=labels,
+            y=values,
+            marker_color=colours,
+            texttemplate=f"%{{y:{value_format}}}",
+            textposition="outside",
+            hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>",
+        )
     category = dict(autorange="reversed", type="category") if horizontal else dict(type="category")
     numbers = number_labels(np.append(values, 0))
     x_angle = 0 if horizontal or len(labels) <= 8 else -45
     if not horizontal:
         category["tickangle"] = x_angle
     margin = margins(labels, numbers, right=30) if horizontal else margins(numbers, labels, x_angle)
-    return go.Figure(trace, layout=dict(
-        height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
-        margin=margin, **LOOK,
-        xaxis=axis_layout(x_title, **({} if horizontal else category)),
-        yaxis=axis_layout(y_title, **(category if horizontal else {}))))
+    return go.Figure(
+        trace,
+        layout=dict(
+            height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
+            margin=margin,
+            **LOOK,
+            xaxis=axis_layout(x_title, **({} if horizontal else category)),
+            yaxis=axis_layout(y_title, **(category if horizontal else {})),
+        ),
+    )
 
 
-def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: str,
-               marks: dict[str, tuple[Sequence[float], Sequence[float], Sequence[str]]] | None = None,
-               marks_name: str | None = None, height: int = 420, dashed: bool = False) -> go.Figure:
+def line_chart(
+    x,
+    series: dict[str, Sequence[float]],
+    *,
+    x_title: str,
+    y_title: str,
+    marks: dict[str, tuple[Sequence[float], Sequence[float], Sequence[str]]] | None = None,
+    marks_name: str | None = None,
+    height: int = 420,
+    dashed: bool = False,
+) -> go.Figure:
     """One line per series over x (series names are legend entries). `dashed`: each line thinner than the
     one before and with its own dash pattern, so curves that coincide all stay visible. `marks` (same keys
     as `series`) adds, for a series, marked points (x, y, hover labels) drawn over its line in the same
@@ -60,31 +94,60 @@ def line_chart(x, series: dict[str, Sequence[float]], *, x_title: str, y_title: 
     traces = []
     for i, (name, y) in enumerate(series.items()):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
-        traces.append(go.Scatter(x=np.asarray(x, dtype=np.float32), y=np.asarray(y, dtype=np.float32),
-                                 mode="lines", name=escape_label(name),
-                                 line=dict(color=colour, width=max(2, 7 - 2 * i), dash=DASHES[i % len(DASHES)])
-                                 if dashed else dict(color=colour, width=2),
-                                 legendgroup=str(i),
-                                 hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
+        traces.append(
+            go.Scatter(
+                x=np.asarray(x, dtype=np.float32),
+                y=np.asarray(y, dtype=np.float32),
+                mode="lines",
+                name=escape_label(name),
+                line=dict(color=colour, width=max(2, 7 - 2 * i), dash=DASHES[i % len(DASHES)])
+                if dashed
+                else dict(color=colour, width=2),
+                legendgroup=str(i),
+                hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+            )
+        )
         if marks and name in marks:
             mx, my, labels = marks[name]
-            traces.append(go.Scatter(x=np.asarray(mx, dtype=np.float32), y=np.asarray(my, dtype=np.float32),
-                                     mode="markers", legendgroup=str(i), meta="marks",
-                                     name=escape_label(f"{name} · {marks_name}" if marks_name else name),
-                                     showlegend=i == 0, hovertext=[escape_label(s) for s in labels],
-                                     marker=dict(color=colour, size=9, symbol="circle",
-                                                 line=dict(color=DARK, width=1.5)),
-                                     hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>"))
-    all_y = np.concatenate([np.asarray(y, dtype=np.float64).ravel() for y in series.values()]
-                           or [np.zeros(1)])
-    return go.Figure(traces, layout=dict(xaxis=axis_layout(x_title), yaxis=axis_layout(y_title), height=height,
-                                         margin=margins(number_labels(all_y), number_labels(x)), **LOOK,
-                                         legend=dict(orientation="h", y=1.02, yanchor="bottom")))
+            traces.append(
+                go.Scatter(
+                    x=np.asarray(mx, dtype=np.float32),
+                    y=np.asarray(my, dtype=np.float32),
+                    mode="markers",
+                    legendgroup=str(i),
+                    meta="marks",
+                    name=escape_label(f"{name} · {marks_name}" if marks_name else name),
+                    showlegend=i == 0,
+                    hovertext=[escape_label(s) for s in labels],
+                    marker=dict(color=colour, size=9, symbol="circle", line=dict(color=DARK, width=1.5)),
+                    hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>",
+                )
+            )
+    all_y = np.concatenate([np.asarray(y, dtype=np.float64).ravel() for y in series.values()] or [np.zeros(1)])
+    return go.Figure(
+        traces,
+        layout=dict(
+            xaxis=axis_layout(x_title),
+            yaxis=axis_layout(y_title),
+            height=height,
+            margin=margins(number_labels(all_y), number_labels(x)),
+            **LOOK,
+            legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        ),
+    )
 
 
-def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray, *,
-                axis_titles: Sequence[str], others_name: str, highlight_name: str,
-                highlight_labels: Sequence[str] | None = None, height: int = 560) -> go.Figure:
+def scatter_map(
+    coords: np.ndarray,
+    labels: Sequence[str],
+    highlight: np.ndarray,
+    *,
+    axis_titles: Sequence[str],
+    others_name: str,
+    highlight_name: str,
+    highlight_labels: Sequence[str] | None = None,
+    height: int = 560,
+) -> go.Figure:
     """Points in 2-D or 3-D (coords (N, 2|3)); `highlight` (N,) bool marks the sentence's words.
 
     Every point's hover shows its (escaped) label; highlighted points are also written on the map.
@@ -94,14 +157,17 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
     labels = np.array([escape_label(s) for s in labels], dtype=object)
     three_d = coords.shape[1] == 3
     traces = []
-    for chosen, name, style in ((~highlight, others_name, dict(size=4, color=BACKGROUND_COLOUR, opacity=0.5)),
-                                (highlight, highlight_name, dict(size=9, color=HIGHLIGHT_COLOUR))):
+    for chosen, name, style in (
+        (~highlight, others_name, dict(size=4, color=BACKGROUND_COLOUR, opacity=0.5)),
+        (highlight, highlight_name, dict(size=9, color=HIGHLIGHT_COLOUR)),
+    ):
         if not chosen.any():
             continue
         xyz = coords[chosen]
         text = labels[chosen]
-        common = dict(name=escape_label(name), hovertext=text, hovertemplate="%{hovertext}<extra></extra>",
-                      marker=style)
+        common = dict(
+            name=escape_label(name), hovertext=text, hovertemplate="%{hovertext}<extra></extra>", marker=style
+        )
         if chosen is highlight:
             common.update(mode="markers+text", text=text, textposition="top center")
         else:
@@ -111,21 +177,36 @@ def scatter_map(coords: np.ndarray, labels: Sequence[str], highlight: np.ndarray
         else:
             traces.append(go.Scatter(x=xyz[:, 0], y=xyz[:, 1], **common))
     axes = [axis_layout(a) for a in axis_titles]
-    if three_d:                                  # 3-D scene axes have no automargin
-        layout = dict(scene={name: {k: v for k, v in axis.items() if k != "automargin"}
-                             for name, axis in zip(("xaxis", "yaxis", "zaxis"), axes)})
+    if three_d:  # 3-D scene axes have no automargin
+        layout = dict(
+            scene={
+                name: {k: v for k, v in axis.items() if k != "automargin"}
+                for name, axis in zip(("xaxis", "yaxis", "zaxis"), axes)
+            }
+        )
         # Plotly's default eye (1.25, 1.25, 1.25) puts the nearest corner's labels outside the figure.
         layout["scene"]["camera"] = dict(eye=dict(x=1.6, y=1.6, z=1.1))
     else:
         layout = dict(xaxis=axes[0], yaxis=axes[1])
-    margin = dict(l=10, r=10, t=30, b=10) if three_d else margins(number_labels(coords[:, 1]),
-                                                                     number_labels(coords[:, 0]))
-    return go.Figure(traces, layout=dict(height=height, margin=margin, **LOOK,
-                                         legend=dict(orientation="h", y=1.02, yanchor="bottom"), **layout))
+    margin = (
+        dict(l=10, r=10, t=30, b=10) if three_d else margins(number_labels(coords[:, 1]), number_labels(coords[:, 0]))
+    )
+    return go.Figure(
+        traces,
+        layout=dict(
+            height=height, margin=margin, **LOOK, legend=dict(orientation="h", y=1.02, yanchor="bottom"), **layout
+        ),
+    )
 
 
-def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, Sequence[float],
-                 Sequence[float]]], *, x_title: str, y_title: str, height: int = 520) -> go.Figure:
+def vector_moves(
+    points: dict[str, Sequence[float]],
+    moves: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+    *,
+    x_title: str,
+    y_title: str,
+    height: int = 520,
+) -> go.Figure:
     """Words as points in a 2-D feature plane and arrows for how attention moves some of them.
 
     points: word -> (x, y); moves: (label, from (x, y), to (x, y)). Arrow k has colour SERIES_COLOURS[k+1];
@@ -138,27 +219,64 @@ def vector_moves(points: dict[str, Sequence[float]], moves: Sequence[tuple[str, 
         groups.setdefault((float(point[0]), float(point[1])), []).append(str(word))
     words = [", ".join(g) for g in groups.values()]
     xy = np.array(list(groups), dtype=np.float32).reshape(-1, 2)
-    traces.append(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", meta="words",
-                             text=[escape_label(w) for w in words], textposition="top center",
-                             marker=dict(size=11, color=SERIES_COLOURS[0]), showlegend=False,
-                             hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>"))
+    traces.append(
+        go.Scatter(
+            x=xy[:, 0],
+            y=xy[:, 1],
+            mode="markers+text",
+            meta="words",
+            text=[escape_label(w) for w in words],
+            textposition="top center",
+            marker=dict(size=11, color=SERIES_COLOURS[0]),
+            showlegend=False,
+            hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>",
+        )
+    )
     for k, (label, start, end) in enumerate(moves):
         colour = SERIES_COLOURS[(k + 1) % len(SERIES_COLOURS)]
-        arrows.append(dict(x=float(end[0]), y=float(end[1]), ax=float(start[0]), ay=float(start[1]),
-                           xref="x", yref="y", axref="x", ayref="y", text="", showarrow=True, arrowhead=3,
-                           arrowsize=1.4, arrowwidth=2.5, arrowcolor=colour))
-        traces.append(go.Scatter(x=[float(end[0])], y=[float(end[1])], mode="markers", meta="move",
-                                 name=escape_label(label), marker=dict(size=12, color=colour, symbol="diamond"),
-                                 hovertemplate=f"{escape_label(label)}: (%{{x:.2f}}, %{{y:.2f}})<extra></extra>"))
-    span = np.concatenate([xy, np.array([m[2] for m in moves], dtype=np.float32).reshape(-1, 2)]) \
-        if moves else xy
+        arrows.append(
+            dict(
+                x=float(end[0]),
+                y=float(end[1]),
+                ax=float(start[0]),
+                ay=float(start[1]),
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                text="",
+                showarrow=True,
+                arrowhead=3,
+                arrowsize=1.4,
+                arrowwidth=2.5,
+                arrowcolor=colour,
+            )
+        )
+        traces.append(
+            go.Scatter(
+                x=[float(end[0])],
+                y=[float(end[1])],
+                mode="markers",
+                meta="move",
+                name=escape_label(label),
+                marker=dict(size=12, color=colour, symbol="diamond"),
+                hovertemplate=f"{escape_label(label)}: (%{{x:.2f}}, %{{y:.2f}})<extra></extra>",
+            )
+        )
+    span = np.concatenate([xy, np.array([m[2] for m in moves], dtype=np.float32).reshape(-1, 2)]) if moves else xy
     lo, hi = float(min(0.0, span.min())), float(span.max()) if span.size else 1.0
     pad = 0.15 * max(hi - lo, 1.0)
     span_settings = dict(range=[lo - pad, hi + pad], zerolinecolor=MID_GREY)
-    span_labels = number_labels([lo - pad, hi + pad])              # both axes span the same range
-    return go.Figure(traces, layout=dict(
-        xaxis=axis_layout(x_title, **span_settings),
-        yaxis=axis_layout(y_title, **span_settings, scaleanchor="x", scaleratio=1),
-        annotations=arrows, height=height, margin=margins(span_labels, span_labels),
-        **LOOK,
-        legend=dict(orientation="h", y=1.02, yanchor="bottom")))
+    span_labels = number_labels([lo - pad, hi + pad])  # both axes span the same range
+    return go.Figure(
+        traces,
+        layout=dict(
+            xaxis=axis_layout(x_title, **span_settings),
+            yaxis=axis_layout(y_title, **span_settings, scaleanchor="x", scaleratio=1),
+            annotations=arrows,
+            height=height,
+            margin=margins(span_labels, span_labels),
+            **LOOK,
+            legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        ),
+    )

@@ -1,4 +1,5 @@
 """The Transformer's architecture as boxes and arrows (Vaswani et al. 2017, Figure 1)."""
+
 from __future__ import annotations
 
 import plotly.graph_objects as go
@@ -14,7 +15,7 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
     ("{n}×"), memory (a newline allowed). Coordinates are in a fixed box; the figure holds no user text.
     """
     fig = go.Figure()
-    enc, dec = (0.4, 4.0), (6.4, 10.0)                      # x spans of the two columns
+    enc, dec = (0.4, 4.0), (6.4, 10.0)  # x spans of the two columns
     boxes = [  # (column, y0, y1, fill, label)
         (enc, 0.4, 1.0, PART_FILLS["io"], labels["inputs"]),
         (enc, 1.3, 1.9, PART_FILLS["embedding"], labels["embedding"] + " + " + labels["positional"]),
@@ -36,36 +37,101 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
     ]
     for (x0, x1), y0, y1, fill, text in boxes:
         fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=fill, line=dict(color=GREY))
-        fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=escape_label(text), showarrow=False,
-                           font=dict(size=13, color=DARK))
+        fig.add_annotation(
+            x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=escape_label(text), showarrow=False, font=dict(size=13, color=DARK)
+        )
     # The repeated blocks: dotted frames, the part's name above the frame's left corner, N× beside it.
-    for (x0, x1), y1, n, name, side in ((enc, 6.2, n_encoder_layers, labels["encoder"], "left"),
-                                       (dec, 8.0, n_decoder_layers, labels["decoder"], "right")):
-        fig.add_shape(type="rect", x0=x0 - 0.25, y0=2.4, x1=x1 + 0.25, y1=y1,
-                      line=dict(color=DARK, width=2, dash="dot"), fillcolor=TRANSPARENT)
-        fig.add_annotation(x=x0 - 0.25, y=y1 + 0.05, text=f"<b>{escape_label(name)}</b>", showarrow=False,
-                           xanchor="left", yanchor="bottom", font=dict(size=15, color=DARK))
-        fig.add_annotation(x=x0 - 0.35 if side == "left" else x1 + 0.35, y=(2.4 + y1) / 2,
-                           xanchor="right" if side == "left" else "left", showarrow=False,
-                           text=f"<b>{escape_label(labels['layers'].format(n=n))}</b>",
-                           font=dict(size=16, color=DARK))
-    arrows = [(col, ya, yb) for col, spans in (
-        (enc, ((1.0, 1.3), (1.9, 2.7), (3.5, 3.7), (4.1, 4.5), (5.3, 5.5))),
-        (dec, ((1.0, 1.3), (1.9, 2.7), (3.5, 3.7), (4.1, 4.5), (5.3, 5.5), (5.9, 6.3), (7.1, 7.3),
-               (7.7, 8.6), (9.1, 9.4), (9.9, 10.2)))) for ya, yb in spans]
+    for (x0, x1), y1, n, name, side in (
+        (enc, 6.2, n_encoder_layers, labels["encoder"], "left"),
+        (dec, 8.0, n_decoder_layers, labels["decoder"], "right"),
+    ):
+        fig.add_shape(
+            type="rect",
+            x0=x0 - 0.25,
+            y0=2.4,
+            x1=x1 + 0.25,
+            y1=y1,
+            line=dict(color=DARK, width=2, dash="dot"),
+            fillcolor=TRANSPARENT,
+        )
+        fig.add_annotation(
+            x=x0 - 0.25,
+            y=y1 + 0.05,
+            text=f"<b>{escape_label(name)}</b>",
+            showarrow=False,
+            xanchor="left",
+            yanchor="bottom",
+            font=dict(size=15, color=DARK),
+        )
+        fig.add_annotation(
+            x=x0 - 0.35 if side == "left" else x1 + 0.35,
+            y=(2.4 + y1) / 2,
+            xanchor="right" if side == "left" else "left",
+            showarrow=False,
+            text=f"<b>{escape_label(labels['layers'].format(n=n))}</b>",
+            font=dict(size=16, color=DARK),
+        )
+    arrows = [
+        (col, ya, yb)
+        for col, spans in (
+            (enc, ((1.0, 1.3), (1.9, 2.7), (3.5, 3.7), (4.1, 4.5), (5.3, 5.5))),
+            (
+                dec,
+                (
+                    (1.0, 1.3),
+                    (1.9, 2.7),
+                    (3.5, 3.7),
+                    (4.1, 4.5),
+                    (5.3, 5.5),
+                    (5.9, 6.3),
+                    (7.1, 7.3),
+                    (7.7, 8.6),
+                    (9.1, 9.4),
+                    (9.9, 10.2),
+                ),
+            ),
+        )
+        for ya, yb in spans
+    ]
     for (x0, x1), ya, yb in arrows:
         xm = (x0 + x1) / 2
-        fig.add_annotation(x=xm, y=yb, ax=xm, ay=ya, xref="x", yref="y", axref="x", ayref="y", text="",
-                           showarrow=True, arrowhead=2, arrowsize=1.2, arrowcolor=GREY)
+        fig.add_annotation(
+            x=xm,
+            y=yb,
+            ax=xm,
+            ay=ya,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            text="",
+            showarrow=True,
+            arrowhead=2,
+            arrowsize=1.2,
+            arrowcolor=GREY,
+        )
     # The encoder's output feeds every decoder layer's cross-attention (as keys and values).
-    fig.add_annotation(x=dec[0], y=4.9, ax=enc[1] + 0.25, ay=6.2, xref="x", yref="y", axref="x",
-                       ayref="y", text="", showarrow=True, arrowhead=2, arrowsize=1.4, arrowwidth=2,
-                       arrowcolor=BLUE)
+    fig.add_annotation(
+        x=dec[0],
+        y=4.9,
+        ax=enc[1] + 0.25,
+        ay=6.2,
+        xref="x",
+        yref="y",
+        axref="x",
+        ayref="y",
+        text="",
+        showarrow=True,
+        arrowhead=2,
+        arrowsize=1.4,
+        arrowwidth=2,
+        arrowcolor=BLUE,
+    )
     memory = "<br>".join(escape_label(line) for line in labels["memory"].split("\n"))
-    fig.add_annotation(x=(enc[1] + dec[0]) / 2 + 0.2, y=4.6, text=memory, showarrow=False,
-                       font=dict(size=12, color=BLUE))
+    fig.add_annotation(
+        x=(enc[1] + dec[0]) / 2 + 0.2, y=4.6, text=memory, showarrow=False, font=dict(size=12, color=BLUE)
+    )
     fig.update_xaxes(range=[-0.6, 11.4], visible=False)
     fig.update_yaxes(range=[0.2, 11.6], visible=False)
-    fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), **LOOK,
-                      showlegend=False, dragmode=False)
+    fig.update_layout(height=640, margin=dict(l=0, r=0, t=10, b=0), **LOOK, showlegend=False, dragmode=False)
     return fig

@@ -1,5 +1,6 @@
 """Export for slides: a file name made of the page, the view and the sentence, and a heatmap chart's
 matrices as CSV (the numbers the chart draws, masked cells empty)."""
+
 from __future__ import annotations
 
 import csv
@@ -15,8 +16,10 @@ MAX_NAME_WORDS = 6
 
 def export_name(page: str, view: str, sentence: str) -> str:
     """`attention-heads-please-buy-an-apple`: lower-case, letters, digits (any script) and dashes only."""
+
     def slug(text: str) -> str:
         return "-".join(re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_NAME_WORDS])
+
     return "-".join(part for part in (slug(page), slug(view), slug(sentence)) if part) or "chart"
 
 
@@ -25,6 +28,7 @@ def decoded(value):
     array; anything else as it is."""
     if isinstance(value, dict) and "bdata" in value:
         import base64
+
         data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
         shape = value.get("shape")
         if isinstance(shape, str):
@@ -114,7 +118,7 @@ def figure_csv(fig: go.Figure) -> str | None:
     return heatmap_csv(fig) or series_csv(fig)
 
 
-SVG_WIDTH = 1200              # px: a chart drawn full width has no width of its own; the slide's
+SVG_WIDTH = 1200  # px: a chart drawn full width has no width of its own; the slide's
 
 
 def figure_svg(fig: go.Figure) -> bytes:
@@ -123,6 +127,7 @@ def figure_svg(fig: go.Figure) -> bytes:
     import os
 
     import plotly.io as pio
+
     if "BROWSER_PATH" not in os.environ and os.path.exists("/usr/bin/chromium"):
         os.environ["BROWSER_PATH"] = "/usr/bin/chromium"
     return pio.to_image(fig, format="svg", width=fig.layout.width or SVG_WIDTH, height=fig.layout.height)

@@ -1,5 +1,6 @@
 """The one heatmap helper every matrix of the app goes through (after d2l's show_heatmaps), and what reads
 or marks its panels; a matrix as a labelled table for st.dataframe."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -37,11 +38,26 @@ def _as_grid(Z) -> np.ndarray:
     raise ValueError(f"heatmaps expects (n, m), (panels, n, m) or (rows, cols, n, m); got shape {Z.shape}")
 
 
-def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title: str, x_title: str,
-             value_name: str, panel_titles: Sequence[str] | None = None, signed: bool = False,
-             mask: np.ndarray | None = None, masked_text: str = "masked", show_values: bool | None = None,
-             decimals: int = 2, zrange: tuple[float, float] | None = None, height: int | None = None,
-             tick_labels: bool = True, title: str | None = None, compact: bool = False) -> go.Figure:
+def heatmaps(
+    Z,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    y_title: str,
+    x_title: str,
+    value_name: str,
+    panel_titles: Sequence[str] | None = None,
+    signed: bool = False,
+    mask: np.ndarray | None = None,
+    masked_text: str = "masked",
+    show_values: bool | None = None,
+    decimals: int = 2,
+    zrange: tuple[float, float] | None = None,
+    height: int | None = None,
+    tick_labels: bool = True,
+    title: str | None = None,
+    compact: bool = False,
+) -> go.Figure:
     """The one heatmap helper (after d2l's show_heatmaps): a grid of matrices sharing one colour scale.
 
     Z: (n, m), (panels, n, m) or (rows, cols, n, m); matrix rows are queries (y, top to bottom), columns
@@ -54,8 +70,9 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     grid = _as_grid(Z)
     R, C, n, m = grid.shape
     if len(row_labels) != n or len(col_labels) != m:
-        raise ValueError(f"{n}×{m} matrices need {n} row and {m} column labels, "
-                         f"got {len(row_labels)} and {len(col_labels)}")
+        raise ValueError(
+            f"{n}×{m} matrices need {n} row and {m} column labels, got {len(row_labels)} and {len(col_labels)}"
+        )
     if mask is not None:
         mask = np.asarray(mask, dtype=bool)
         if mask.shape != (n, m):
@@ -65,12 +82,16 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
         show_values = values_fit(n, m, panels_across=C, panels=R * C)
     titles = [escape_label(p) for p in panel_titles] if panel_titles is not None else None
     rows, cols = list(row_labels), list(col_labels)
-    hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
-             f"{escape_label(value_name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>")
-    masked_hover = (f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
-                    f"{escape_label(masked_text)}<extra></extra>")
+    hover = (
+        f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
+        f"{escape_label(value_name)}: %{{z:.{max(decimals, 4)}f}}<extra></extra>"
+    )
+    masked_hover = (
+        f"{escape_label(y_title)}: %{{y}}<br>{escape_label(x_title)}: %{{x}}<br>"
+        f"{escape_label(masked_text)}<extra></extra>"
+    )
     gap = 1 if n * m <= 900 else 0
-    every_token = tick_labels and max(n, m) <= 25          # dtick 1: every token named (plotly skips some)
+    every_token = tick_labels and max(n, m) <= 25  # dtick 1: every token named (plotly skips some)
     # The layout is written as one dict, not through make_subplots and update_* calls: each update walks
     # plotly's property tree, which would be most of a page's rerun; one dict is one validation pass.
     h_space = 0.04 if C > 1 else 0.02
@@ -78,71 +99,158 @@ def heatmaps(Z, row_labels: Sequence[str], col_labels: Sequence[str], *, y_title
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
     # Margins from the labels (see text_width), not plotly's automargin.
     x_angle = -45 if m > 6 else 0
-    margin = margins(rows if tick_labels else [], cols if tick_labels else [], x_angle,
-                      top=60 if titles or title else 30)
+    margin = margins(
+        rows if tick_labels else [], cols if tick_labels else [], x_angle, top=60 if titles or title else 30
+    )
     cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
-    colour_bar = dict(title=dict(text=escape_label(value_name), **(dict(side="right") if compact else {})),
-                      thickness=12 if compact else 14, outlinewidth=0)
+    colour_bar = dict(
+        title=dict(text=escape_label(value_name), **(dict(side="right") if compact else {})),
+        thickness=12 if compact else 14,
+        outlinewidth=0,
+    )
     traces, annotations = [], []
-    layout = {"coloraxis": dict(colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax,
-                                colorbar=colour_bar)}            # one colour axis: one scale for all panels
+    layout = {
+        "coloraxis": dict(
+            colorscale=SIGNED_SCALE if signed else WEIGHT_SCALE, cmin=cmin, cmax=cmax, colorbar=colour_bar
+        )
+    }  # one colour axis: one scale for all panels
     for r in range(R):
         for c in range(C):
-            k = r * C + c + 1                                # plotly's subplot number, row by row
+            k = r * C + c + 1  # plotly's subplot number, row by row
             suffix = "" if k == 1 else str(k)
             x0, y1 = c * (width + h_space), 1 - r * (tall + v_space)
             layout[f"xaxis{suffix}"] = dict(
-                domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}", type="category", ticks="",
-                automargin=False, tickangle=x_angle, showticklabels=tick_labels,
-                **(dict(dtick=1) if every_token else {}),
-                **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}))
-            layout[f"yaxis{suffix}"] = dict(
-                domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}", type="category", ticks="",
+                domain=[max(0.0, x0), min(1.0, x0 + width)],
+                anchor=f"y{suffix}",
+                type="category",
+                ticks="",
                 automargin=False,
-                autorange="reversed", showticklabels=tick_labels and c == 0,   # row labels once, on the left
+                tickangle=x_angle,
+                showticklabels=tick_labels,
                 **(dict(dtick=1) if every_token else {}),
-                **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}))
+                **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}),
+            )
+            layout[f"yaxis{suffix}"] = dict(
+                domain=[max(0.0, y1 - tall), min(1.0, y1)],
+                anchor=f"x{suffix}",
+                type="category",
+                ticks="",
+                automargin=False,
+                autorange="reversed",
+                showticklabels=tick_labels and c == 0,  # row labels once, on the left
+                **(dict(dtick=1) if every_token else {}),
+                **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}),
+            )
             if titles is not None and k <= len(titles):
-                annotations.append(dict(text=titles[k - 1], x=x0 + width / 2, y=y1, xref="paper", yref="paper",
-                                        xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
-            cell = dict(type="heatmap", x=cols, y=rows, z=grid[r, c], coloraxis="coloraxis", hovertemplate=hover,
-                        hoverongaps=False, xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+                annotations.append(
+                    dict(
+                        text=titles[k - 1],
+                        x=x0 + width / 2,
+                        y=y1,
+                        xref="paper",
+                        yref="paper",
+                        xanchor="center",
+                        yanchor="bottom",
+                        showarrow=False,
+                        font=dict(size=13),
+                    )
+                )
+            cell = dict(
+                type="heatmap",
+                x=cols,
+                y=rows,
+                z=grid[r, c],
+                coloraxis="coloraxis",
+                hovertemplate=hover,
+                hoverongaps=False,
+                xgap=gap,
+                ygap=gap,
+                xaxis=f"x{suffix}",
+                yaxis=f"y{suffix}",
+            )
             if show_values:
                 cell.update(texttemplate=f"%{{z:.{decimals}f}}", textfont=dict(size=11))
             traces.append(cell)
             if mask is not None and not mask.all():
                 overlay = np.where(mask, np.float32("nan"), np.float32(1))
-                extra = dict(text=np.where(mask, "", "×"), texttemplate="%{text}",
-                             textfont=dict(color=GREY)) if R * C <= 4 and n * m <= 1600 else {}
-                traces.append(dict(type="heatmap", x=cols, y=rows, z=overlay, showscale=False, hoverongaps=False,
-                                   colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]], hovertemplate=masked_hover,
-                                   xgap=gap, ygap=gap, xaxis=f"x{suffix}", yaxis=f"y{suffix}", **extra))
-    if C > 2:                                   # one x title under the whole row, not C overlapping ones
-        annotations.append(dict(text=escape_label(x_title), x=0.5, y=0, xref="paper", yref="paper",
-                                yanchor="top", yshift=-(margin["b"] - TITLE_ROOM - 1), showarrow=False,
-                                font=dict(size=13 if titles else 15)))
+                extra = (
+                    dict(text=np.where(mask, "", "×"), texttemplate="%{text}", textfont=dict(color=GREY))
+                    if R * C <= 4 and n * m <= 1600
+                    else {}
+                )
+                traces.append(
+                    dict(
+                        type="heatmap",
+                        x=cols,
+                        y=rows,
+                        z=overlay,
+                        showscale=False,
+                        hoverongaps=False,
+                        colorscale=[[0, MASKED_COLOUR], [1, MASKED_COLOUR]],
+                        hovertemplate=masked_hover,
+                        xgap=gap,
+                        ygap=gap,
+                        xaxis=f"x{suffix}",
+                        yaxis=f"y{suffix}",
+                        **extra,
+                    )
+                )
+    if C > 2:  # one x title under the whole row, not C overlapping ones
+        annotations.append(
+            dict(
+                text=escape_label(x_title),
+                x=0.5,
+                y=0,
+                xref="paper",
+                yref="paper",
+                yanchor="top",
+                yshift=-(margin["b"] - TITLE_ROOM - 1),
+                showarrow=False,
+                font=dict(size=13 if titles else 15),
+            )
+        )
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     layout.update(
-        height=height or int(panel_height * R + 60), annotations=annotations,
+        height=height or int(panel_height * R + 60),
+        annotations=annotations,
         margin=margin,
-        **LOOK, **(dict(title=dict(text=escape_label(title))) if title else {}))
+        **LOOK,
+        **(dict(title=dict(text=escape_label(title))) if title else {}),
+    )
     return go.Figure(data=traces, layout=layout)
 
 
 def panel_values(fig: go.Figure) -> list[np.ndarray]:
     """The matrices of a `heatmaps` figure in panel order (masked overlays skipped): for tests and checks."""
-    return [np.asarray(tr.z, dtype=np.float64) for tr in fig.data
-            if isinstance(tr, go.Heatmap) and tr.coloraxis]
+    return [np.asarray(tr.z, dtype=np.float64) for tr in fig.data if isinstance(tr, go.Heatmap) and tr.coloraxis]
 
 
 def mark_rows(fig: go.Figure, first: int, last: int, label: str, n_cols: int) -> go.Figure:
     """Frame rows first..last (category positions) of a one-panel `heatmaps` figure, e.g. the current
     sentence's positions in a table of all positions. Adds an outlined rectangle and a label."""
-    fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=first - 0.5, y1=last + 0.5, xref="x", yref="y",
-                  line=dict(color=INK, width=3), fillcolor=TRANSPARENT)
-    fig.add_annotation(x=n_cols - 0.5, y=first - 0.5, xref="x", yref="y", text=escape_label(label),
-                       showarrow=False, xanchor="right", yanchor="bottom", bgcolor=LABEL_BACKDROP,
-                       font=dict(size=12, color=INK))
+    fig.add_shape(
+        type="rect",
+        x0=-0.5,
+        x1=n_cols - 0.5,
+        y0=first - 0.5,
+        y1=last + 0.5,
+        xref="x",
+        yref="y",
+        line=dict(color=INK, width=3),
+        fillcolor=TRANSPARENT,
+    )
+    fig.add_annotation(
+        x=n_cols - 0.5,
+        y=first - 0.5,
+        xref="x",
+        yref="y",
+        text=escape_label(label),
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        bgcolor=LABEL_BACKDROP,
+        font=dict(size=12, color=INK),
+    )
     return fig
 
 

@@ -14,6 +14,7 @@ their position (`0:the`, `4:the`) because plotly merges repeated category labels
 Arrays go into figures as float32: plotly ≥ 6 sends them base64-encoded, which keeps the payload small;
 `react_ready` turns the 1-D ones back into lists just before a figure is drawn (why is said there).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,7 +39,7 @@ GRID_COLOUR, ZERO_COLOUR = "#eeeeee", "#cccccc"
 
 def tint(colour: str, amount: float = 0.75) -> str:
     """`colour` mixed with white (amount 1 = white): a palette colour light enough to write on."""
-    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
@@ -67,25 +68,34 @@ SERIES_COLOURS = (BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK)
 
 
 # The architecture diagram's boxes, by part: light tints of the palette (each box also names its part).
-PART_FILLS = {"io": tint(VERMILLION, 0.8), "embedding": tint(YELLOW, 0.7), "attention": tint(ORANGE, 0.7),
-              "add_norm": GRID_COLOUR, "ffn": tint(GREEN, 0.75), "cross": tint(SKY, 0.7),
-              "output": tint(PURPLE, 0.7)}
+PART_FILLS = {
+    "io": tint(VERMILLION, 0.8),
+    "embedding": tint(YELLOW, 0.7),
+    "attention": tint(ORANGE, 0.7),
+    "add_norm": GRID_COLOUR,
+    "ffn": tint(GREEN, 0.75),
+    "cross": tint(SKY, 0.7),
+    "output": tint(PURPLE, 0.7),
+}
 
 
 def palette() -> set[str]:
     """Every colour a figure may use, lower-case: the named colours above, their tints in PART_FILLS, and
     the colours of the two scales (as plotly expands them)."""
     from plotly.colors import get_colorscale
-    named = {value for name, value in globals().items()
-             if name.isupper() and isinstance(value, str) and (value.startswith("#") or value.startswith("rgb"))}
+
+    named = {
+        value
+        for name, value in globals().items()
+        if name.isupper() and isinstance(value, str) and (value.startswith("#") or value.startswith("rgb"))
+    }
     named |= set(SERIES_COLOURS) | set(PART_FILLS.values())
     for scale in (WEIGHT_SCALE, SIGNED_SCALE):
         named |= {colour for _, colour in get_colorscale(scale)}
     return {colour.lower().replace(" ", "") for colour in named}
 
 
-FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14,
-            color=DARK)
+FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif", size=14, color=DARK)
 
 
 # What every figure's layout starts from. There is no plotly template (see react_ready): what the default
@@ -97,7 +107,7 @@ LOOK = dict(font=FONT, plot_bgcolor=WHITE, hoverlabel=dict(align="left"))
 MAX_CELLS_WITH_VALUES = 230
 
 
-TICK_PAD, TITLE_ROOM = 8, 30        # px: between tick labels and the plot; one line of axis title
+TICK_PAD, TITLE_ROOM = 8, 30  # px: between tick labels and the plot; one line of axis title
 
 
 def escape_label(text) -> str:
@@ -136,18 +146,23 @@ def number_labels(values) -> list[str]:
     return [f"{x:.{decimals}f}0" for x in (lo, hi)]
 
 
-def margins(y_labels: Sequence[str], x_labels: Sequence[str], x_angle: float = 0, top: int = 30,
-             right: int = 10) -> dict:
+def margins(
+    y_labels: Sequence[str], x_labels: Sequence[str], x_angle: float = 0, top: int = 30, right: int = 10
+) -> dict:
     """Margins that fit the tick labels and one line of axis title on the left and below (see text_width)."""
-    return dict(l=round(10 + _tick_extent(y_labels, 90) + TITLE_ROOM), r=right, t=top,
-                b=round(_tick_extent(x_labels, x_angle) + TITLE_ROOM + 5))
+    return dict(
+        l=round(10 + _tick_extent(y_labels, 90) + TITLE_ROOM),
+        r=right,
+        t=top,
+        b=round(_tick_extent(x_labels, x_angle) + TITLE_ROOM + 5),
+    )
 
 
-LABEL_CHARS = 24          # a longer token (an unknown word as typed, e.g. 500 letters) is shortened in the middle
+LABEL_CHARS = 24  # a longer token (an unknown word as typed, e.g. 500 letters) is shortened in the middle
 
 
 def short_label(text: str, limit: int = LABEL_CHARS) -> str:
-    """"aaaa…aaaa→<unk>": the start and the end of an over-long label, so it fits beside a chart."""
+    """ "aaaa…aaaa→<unk>": the start and the end of an over-long label, so it fits beside a chart."""
     if len(text) <= limit:
         return text
     tail = limit // 2 - 1
@@ -181,8 +196,14 @@ def axis_layout(title: str, **settings) -> dict:
     """A layout axis with an (escaped) title and light grid; the figure's margins make room for its labels
     (`margins`, not plotly's automargin). Figures are built with their whole layout at once: plotly's
     update_* calls each walk the property tree, which made building figures most of a page's rerun."""
-    return {"title": dict(text=escape_label(title)), "gridcolor": GRID_COLOUR, "zerolinecolor": ZERO_COLOUR,
-            "ticks": "", "automargin": False, **settings}
+    return {
+        "title": dict(text=escape_label(title)),
+        "gridcolor": GRID_COLOUR,
+        "zerolinecolor": ZERO_COLOUR,
+        "ticks": "",
+        "automargin": False,
+        **settings,
+    }
 
 
 def react_ready(fig: go.Figure) -> go.Figure:
@@ -204,10 +225,10 @@ def react_ready(fig: go.Figure) -> go.Figure:
     figure); prepared, it costs only the comparison.
     """
     fig.layout.template = None
-    props = [trace.to_plotly_json() for trace in fig.data]      # one copy of each trace, for both steps
+    props = [trace.to_plotly_json() for trace in fig.data]  # one copy of each trace, for both steps
     for trace, trace_props in zip(fig.data, props):
         for path, vector in _numeric_vectors(trace_props):
-            trace[path] = None                       # or plotly.py would store the list as an array again
+            trace[path] = None  # or plotly.py would store the list as an array again
             trace[path] = _plain_list(vector)
     fig.layout.datarevision = _digest(props)
     return fig
@@ -235,6 +256,7 @@ def _plain_list(vector: np.ndarray) -> list:
 def _digest(traces: list[dict]) -> str:
     """A short hash of the traces' properties. A 1-D numeric array hashes as the list react_ready makes of
     it, so a figure digests the same before and after (react_ready is idempotent); other arrays by bytes."""
+
     def encode(value):
         if isinstance(value, np.ndarray):
             if value.dtype == object:
@@ -245,18 +267,21 @@ def _digest(traces: list[dict]) -> str:
         if isinstance(value, np.generic):
             return value.item()
         raise TypeError(f"cannot digest {type(value).__name__}")
+
     text = json.dumps(traces, default=encode, sort_keys=True)
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
-PRESENTATION_TEXT = 16     # px: the least size of any text in a figure shown in presentation mode
+PRESENTATION_TEXT = 16  # px: the least size of any text in a figure shown in presentation mode
 
 
 def for_presentation(fig: go.Figure, least: int = PRESENTATION_TEXT) -> go.Figure:
     """`fig`, changed in place so that every text in it (cell numbers, tick labels, titles, annotations,
     legend) is at least `least` px: read from the back of a classroom. The one place that sets it."""
+
     def grow(font) -> None:
         font.size = max(font.size or 0, least)
+
     grow(fig.layout.font)
     for trace in fig.data:
         if "textfont" in trace:

@@ -5,6 +5,7 @@
   put its softmax weight somewhere, and a token present in every sentence is a safe place.
 - `decoder_row_labels`: decoder row i reads token i and predicts token i + 1, which its label says.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,20 +17,25 @@ import numpy as np
 class Sink:
     position: int
     token: str
-    heads: int            # heads whose most-attended key (averaged over query rows) it is
+    heads: int  # heads whose most-attended key (averaged over query rows) it is
     n_heads: int
-    mean_weight: float    # the weight those heads give it, averaged over their query rows
+    mean_weight: float  # the weight those heads give it, averaged over their query rows
 
 
-def attention_sink(weights: np.ndarray, key_tokens: list[str], mask: np.ndarray | None = None,
-                   share: float = 0.5, least_weight: float = 0.3) -> Sink | None:
+def attention_sink(
+    weights: np.ndarray,
+    key_tokens: list[str],
+    mask: np.ndarray | None = None,
+    share: float = 0.5,
+    least_weight: float = 0.3,
+) -> Sink | None:
     """weights (H, Tq, Tk). The key that more than `share` of the heads attend to most, on average over
     the rows that may see it, if those heads give it at least `least_weight`; else None."""
     H = weights.shape[0]
     visible = np.ones(weights.shape[1:], dtype=bool) if mask is None else mask
-    counts = np.maximum(visible.sum(axis=0), 1)                      # rows that may see each key
-    received = (weights * visible).sum(axis=1) / counts              # (H, Tk) mean weight per key
-    favourite = received.argmax(axis=1)                              # (H,)
+    counts = np.maximum(visible.sum(axis=0), 1)  # rows that may see each key
+    received = (weights * visible).sum(axis=1) / counts  # (H, Tk) mean weight per key
+    favourite = received.argmax(axis=1)  # (H,)
     position = int(np.bincount(favourite, minlength=weights.shape[2]).argmax())
     heads = favourite == position
     if heads.sum() <= share * H:

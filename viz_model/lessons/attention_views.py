@@ -2,6 +2,7 @@
 
 numpy in, plain data out. Attention matrices are (queries, keys): rows look at columns.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,13 +12,14 @@ import numpy as np
 
 @dataclass
 class Attended:
-    position: int      # key position
+    position: int  # key position
     token: str
     weight: float
 
 
-def top_attended(weights: np.ndarray, query: int, key_tokens: list[str], k: int = 5,
-                 mask: np.ndarray | None = None) -> list[Attended]:
+def top_attended(
+    weights: np.ndarray, query: int, key_tokens: list[str], k: int = 5, mask: np.ndarray | None = None
+) -> list[Attended]:
     """The k keys query row `query` of `weights` (Tq, Tk) puts most weight on, largest first.
 
     Keys the query may not look at (mask False) are left out; ties keep the earlier position first.

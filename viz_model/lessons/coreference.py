@@ -5,6 +5,7 @@ weights over the source words. `pronoun_attention` collects those rows and names
 it attends to most (the pronoun itself and the special tokens aside), so the page can say plainly what the
 model does, whether or not a head turns out to resolve the reference.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,18 +21,18 @@ PRONOUNS = ("it", "they", "them", "它", "它们")
 class HeadFocus:
     layer: int
     head: int
-    word: str          # the source word this head's pronoun row weighs most (pronoun and specials aside)
+    word: str  # the source word this head's pronoun row weighs most (pronoun and specials aside)
     position: int
     weight: float
 
 
 @dataclass(frozen=True)
 class PronounAttention:
-    position: int                  # the pronoun's position in the source tokens
+    position: int  # the pronoun's position in the source tokens
     pronoun: str
-    labels: list[str]              # source tokens as shown (unknown words as typed)
-    weights: np.ndarray            # (L, H, S) each encoder layer's and head's row for the pronoun
-    focus: list[HeadFocus]         # one per (layer, head), layer-major
+    labels: list[str]  # source tokens as shown (unknown words as typed)
+    weights: np.ndarray  # (L, H, S) each encoder layer's and head's row for the pronoun
+    focus: list[HeadFocus]  # one per (layer, head), layer-major
 
     def votes(self) -> dict[str, int]:
         """How many heads put their largest weight on each word."""
@@ -52,10 +53,11 @@ def pronoun_attention(trace, position: int | None = None) -> PronounAttention | 
     position = find_pronoun(trace.source_labels) if position is None else position
     if position is None:
         return None
-    stack = trace.attention_stack("encoder_self")[:, :, position, :]       # (L, H, S)
+    stack = trace.attention_stack("encoder_self")[:, :, position, :]  # (L, H, S)
     # Words only: not the pronoun itself, not punctuation, not the tag or <eos> (an unknown word counts).
-    candidates = np.array([i != position and (t == UNK or t not in SPECIAL_TOKENS and t[:1].isalnum())
-                           for i, t in enumerate(tokens)])
+    candidates = np.array(
+        [i != position and (t == UNK or t not in SPECIAL_TOKENS and t[:1].isalnum()) for i, t in enumerate(tokens)]
+    )
     focus = []
     for layer in range(stack.shape[0]):
         for head in range(stack.shape[1]):

@@ -4,6 +4,7 @@ similarity page compares.
 
 numpy in, numpy out (float64 where computed).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,8 +23,7 @@ class Neighbour:
     cosine: float
 
 
-def sentence_neighbours(embedding: np.ndarray, vocab: list[str], ids: list[int], k: int = 5
-                        ) -> list[list[Neighbour]]:
+def sentence_neighbours(embedding: np.ndarray, vocab: list[str], ids: list[int], k: int = 5) -> list[list[Neighbour]]:
     """For each id, the k vocabulary words whose embeddings are closest by cosine (special tokens and the
     word itself left out)."""
     special = {i for i, tok in enumerate(vocab) if tok in SPECIAL_TOKENS}
@@ -59,7 +59,7 @@ def token_vectors(trace: TranslationTrace, which: str, layer: int = 0, head: int
     if which == "hidden":
         return trace.encoder_layers[layer].output
     if which in ("q", "k"):
-        per_head = getattr(trace.encoder_layers[layer].self_attention, which)   # (H, S, d_k)
+        per_head = getattr(trace.encoder_layers[layer].self_attention, which)  # (H, S, d_k)
         return per_head[head] if head is not None else np.concatenate(list(per_head), axis=1)
     raise ValueError(f"unknown vector kind {which!r}")
 
@@ -67,8 +67,9 @@ def token_vectors(trace: TranslationTrace, which: str, layer: int = 0, head: int
 SIMILARITY_SOURCES = ("embedding", "hidden", "qk")
 
 
-def similarity_vectors(trace: TranslationTrace, source: str, layer: int = 0, head: int = 0
-                       ) -> tuple[np.ndarray, np.ndarray]:
+def similarity_vectors(
+    trace: TranslationTrace, source: str, layer: int = 0, head: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """(query vectors, key vectors) of the source sentence to compare, each (S, ·):
     "embedding": the embedding rows against themselves; "hidden": encoder layer `layer`'s output against
     itself; "qk": that layer's self-attention queries of head `head` against its keys."""
@@ -84,8 +85,10 @@ def token_kinds(tokens: list[str], unknown_words: list[str]) -> list[tuple[str, 
     """What each token of a tokenized sentence is: ("unknown", the word it stands for), ("special", None)
     for the direction tag and <eos>, or ("known", None). Unknown words are matched to the <unk>s in order."""
     words = iter(unknown_words)
-    return [("unknown", next(words, "?")) if t == UNK else ("special", None) if t in SPECIAL_TOKENS
-            else ("known", None) for t in tokens]
+    return [
+        ("unknown", next(words, "?")) if t == UNK else ("special", None) if t in SPECIAL_TOKENS else ("known", None)
+        for t in tokens
+    ]
 
 
 def word_positions(tokens: list[str]) -> list[int]:

@@ -3,6 +3,7 @@ pair, and how attention over a sentence moves "apple" toward "orange" or toward 
 
 numpy in, numpy out (float64).
 """
+
 from __future__ import annotations
 
 import math
@@ -51,20 +52,20 @@ def feature_vectors(words: list[str], features: list[str], rows) -> dict[str, np
 
 # The course's movements (course §2): (name, focus word, the words it attends over).
 HAND_SCENARIOS = (
-    ("orange_pair", "orange", ("orange", "apple")),                 # 0.57 orange + 0.43 apple
+    ("orange_pair", "orange", ("orange", "apple")),  # 0.57 orange + 0.43 apple
     ("orange_sentence", "orange", ("orange", "apple", "and", "an")),  # 0.40, 0.30, 0.15, 0.15
-    ("apple_fruit", "apple", ("apple", "orange")),                  # "an apple and an orange"
-    ("apple_phone", "apple", ("apple", "phone")),                   # 0.57 apple + 0.43 phone
+    ("apple_fruit", "apple", ("apple", "orange")),  # "an apple and an orange"
+    ("apple_phone", "apple", ("apple", "phone")),  # 0.57 apple + 0.43 phone
 )
 
 
 @dataclass
 class HandExample:
     words: list[str]
-    vectors: np.ndarray                  # (n, d) in `words` order
-    cosine: np.ndarray                   # (n, n)
-    softmax: np.ndarray                  # (n, n) softmax of each cosine row
-    moves: dict[str, MoveResult]         # scenario name -> the focus word's move
+    vectors: np.ndarray  # (n, d) in `words` order
+    cosine: np.ndarray  # (n, n)
+    softmax: np.ndarray  # (n, n) softmax of each cosine row
+    moves: dict[str, MoveResult]  # scenario name -> the focus word's move
 
 
 def hand_example(vectors: dict[str, np.ndarray]) -> HandExample:
@@ -74,8 +75,11 @@ def hand_example(vectors: dict[str, np.ndarray]) -> HandExample:
     words = list(vectors)
     V = np.stack([np.asarray(vectors[w], dtype=np.float64) for w in words])
     cosine = cosine_similarity(V, V)
-    moves = {name: contextual_move(list(used), vectors, focus, round_similarities=2)
-             for name, focus, used in HAND_SCENARIOS if all(w in vectors for w in used)}
+    moves = {
+        name: contextual_move(list(used), vectors, focus, round_similarities=2)
+        for name, focus, used in HAND_SCENARIOS
+        if all(w in vectors for w in used)
+    }
     return HandExample(words, V, cosine, softmax(cosine, axis=-1), moves)
 
 
@@ -94,22 +98,38 @@ def vector_pairs(vectors) -> list[VectorPair]:
     (course §2: (1,4)·(0,3) = 12, /√2 = 8.49, cos 14° = 0.97)."""
     table = similarity_table(vectors)
     n = table.dot.shape[0]
-    return [VectorPair(i, j, float(table.dot[i, j]), float(table.scaled_dot[i, j]), float(table.cosine[i, j]),
-                       float(table.angle_degrees[i, j])) for i in range(n) for j in range(i + 1, n)]
+    return [
+        VectorPair(
+            i,
+            j,
+            float(table.dot[i, j]),
+            float(table.scaled_dot[i, j]),
+            float(table.cosine[i, j]),
+            float(table.angle_degrees[i, j]),
+        )
+        for i in range(n)
+        for j in range(i + 1, n)
+    ]
 
 
 # The editable table's words, in the course's order.
 HAND_WORDS = ("apple", "orange", "phone", "and", "an")
 # The arrows drawn in the feature plane: (label, the word that moves, the scenario whose move it is).
-PLANE_MOVES = (("apple_fruit", "apple", "apple_fruit"), ("apple_phone", "apple", "apple_phone"),
-               ("orange", "orange", "orange_pair"))
+PLANE_MOVES = (
+    ("apple_fruit", "apple", "apple_fruit"),
+    ("apple_phone", "apple", "apple_phone"),
+    ("orange", "orange", "orange_pair"),
+)
 
 
 def plane_moves(vectors: dict[str, np.ndarray], example: HandExample) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """(label, from, to) in the plane of the first two features, for each arrow of PLANE_MOVES whose
     scenario the example has."""
-    return [(label, np.asarray(vectors[word])[:2], example.moves[scenario].new_vector[:2])
-            for label, word, scenario in PLANE_MOVES if scenario in example.moves]
+    return [
+        (label, np.asarray(vectors[word])[:2], example.moves[scenario].new_vector[:2])
+        for label, word, scenario in PLANE_MOVES
+        if scenario in example.moves
+    ]
 
 
 # Why softmax and not plain normalisation (course §2): two pairs of scores, the second summing to 0.
@@ -120,7 +140,7 @@ WHY_SOFTMAX_CASES = (("orange / apple", (1.0, 0.71)), ("orange / motorcycle", (1
 class Normalised:
     words: str
     scores: tuple[float, ...]
-    plain: np.ndarray | None       # s_i / Σ s; None when Σ s = 0 (undefined)
+    plain: np.ndarray | None  # s_i / Σ s; None when Σ s = 0 (undefined)
     softmax: np.ndarray
 
 

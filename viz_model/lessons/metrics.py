@@ -86,9 +86,7 @@ def bleu_from_counts(
         score = 0.0  # log 0 = -inf: one order with no match zeroes the geometric mean
     else:
         score = bp * math.exp(sum(w * math.log(p) for w, p in zip(weights, precisions)))
-    return BleuResult(
-        list(matches), list(totals), precisions, weights, bp, candidate_length, reference_length, score
-    )
+    return BleuResult(list(matches), list(totals), precisions, weights, bp, candidate_length, reference_length, score)
 
 
 def _sentence_stats(candidate, references, max_n):
@@ -183,14 +181,12 @@ def metric_tokens(tokenizer, text: str) -> list[str]:
     return [next(spans, tok) if tok == UNK else tok for tok in tokens]
 
 
-
 @dataclass
 class NgramRow:
     gram: tuple[str, ...]
-    count: int            # times in the candidate
-    reference_max: int    # most times in any one reference
-    clipped: int          # min(count, reference_max): what BLEU's p_n counts as matched
-
+    count: int  # times in the candidate
+    reference_max: int  # most times in any one reference
+    clipped: int  # min(count, reference_max): what BLEU's p_n counts as matched
 
 
 def ngram_rows(candidate: list[str], references: list[list[str]], n: int) -> list[NgramRow]:
@@ -202,7 +198,6 @@ def ngram_rows(candidate: list[str], references: list[list[str]], n: int) -> lis
         for gram, c in ngrams(ref, n).items():
             reference_max[gram] = max(reference_max.get(gram, 0), c)
     return [NgramRow(g, c, reference_max.get(g, 0), min(c, reference_max.get(g, 0))) for g, c in counts.items()]
-
 
 
 # Course §7: reference ABCDEF, prediction ABBCD -> p1 = 4/5, p2 = 3/4, p3 = 1/3, p4 = 0.

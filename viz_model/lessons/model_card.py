@@ -1,5 +1,6 @@
 """The Home page's model card, read from the card saved with the checkpoint (never hard-coded: the shipped
 model is retrained)."""
+
 from __future__ import annotations
 
 

@@ -3,6 +3,7 @@ product between positions, and how it falls off with the distance between them (
 
 numpy in, numpy out.
 """
+
 from __future__ import annotations
 
 import numpy as np

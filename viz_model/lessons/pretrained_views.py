@@ -2,6 +2,7 @@
 as plain data from an `EncoderView`: one layer's heads with or without [CLS]/[SEP], how much attention
 lands on them, both models' heads on one colour scale, the coreference sentence head by head, learned
 against sinusoidal positions, and one head's attention redone from its captured Q and K."""
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,7 @@ import numpy as np
 from viz_model.model.positional import sinusoidal_encoding
 from viz_model.model.pretrained import EncoderView
 
-MODELS = ("translator", "minilm")                    # the sidebar's picker; the URL says ?model=minilm
+MODELS = ("translator", "minilm")  # the sidebar's picker; the URL says ?model=minilm
 APPLE_WORD, APPLE_TEXTS = "apple", ("an apple and an orange", "an apple phone")
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
 COREFERENCE_PRONOUN, COREFERENCE_TARGETS = "it", ("animal", "street")
@@ -53,9 +54,9 @@ class TiledHeads:
     """Every layer's and head's (S, S) map in one matrix: layer l, head h at block (l, h), one NaN row and
     column between blocks. One heatmap instead of L × H small ones: a browser draws it several times faster."""
 
-    matrix: np.ndarray           # (L·(S+1) − 1, H·(S+1) − 1)
-    row_labels: list[str]        # "L2 · 3:fox"; a separator's label is unique blank text
-    col_labels: list[str]        # "H5 · 7:the"
+    matrix: np.ndarray  # (L·(S+1) − 1, H·(S+1) − 1)
+    row_labels: list[str]  # "L2 · 3:fox"; a separator's label is unique blank text
+    col_labels: list[str]  # "H5 · 7:the"
 
     def block(self, layer: int, head: int) -> np.ndarray:
         """The (S, S) map of one layer and head, found by its labels."""
@@ -71,7 +72,7 @@ def tile_heads(weights: np.ndarray, labels: list[str]) -> TiledHeads:
     matrix = np.full((L * step - 1, H * step - 1), np.nan, dtype=np.float32)
     for layer in range(L):
         for head in range(H):
-            matrix[layer * step: layer * step + S, head * step: head * step + S] = weights[layer, head]
+            matrix[layer * step : layer * step + S, head * step : head * step + S] = weights[layer, head]
 
     def axis(prefix: str, n: int) -> list[str]:
         out = []
@@ -79,6 +80,7 @@ def tile_heads(weights: np.ndarray, labels: list[str]) -> TiledHeads:
             block, j = divmod(k, step)
             out.append(f"{prefix}{block + 1} · {labels[j]}" if j < S else " " * (block + 1))
         return out
+
     return TiledHeads(matrix, axis("L", L), axis("H", H))
 
 
@@ -96,15 +98,16 @@ class Coreference:
         return {t: int((best == i).sum()) for i, t in enumerate(self.targets)}
 
 
-def coreference(view: EncoderView, pronoun: str = COREFERENCE_PRONOUN,
-                targets: tuple[str, ...] = COREFERENCE_TARGETS) -> Coreference | None:
+def coreference(
+    view: EncoderView, pronoun: str = COREFERENCE_PRONOUN, targets: tuple[str, ...] = COREFERENCE_TARGETS
+) -> Coreference | None:
     """The pronoun's weights to the targets (first occurrences) in every layer × head; None when one of the
     words is not a single piece of the text."""
     found = [view.piece_positions(word) for word in (pronoun, *targets)]
     if not all(found):
         return None
     query, keys = found[0][0], [positions[0] for positions in found[1:]]
-    weights = view.attention[:, :, query, :][:, :, keys]               # (L, H, targets)
+    weights = view.attention[:, :, query, :][:, :, keys]  # (L, H, targets)
     return Coreference(pronoun, tuple(targets), np.moveaxis(weights, -1, 0))
 
 
@@ -119,9 +122,9 @@ def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
 class PositionComparison:
     """Learned position vectors beside the sinusoid, for the first n positions."""
 
-    learned: np.ndarray          # (n, d) the model's position table
-    sinusoid: np.ndarray         # (n, d) sinusoidal encoding at the same width
-    cosines: np.ndarray          # (2, n, n) cosine between positions: learned, sinusoidal
+    learned: np.ndarray  # (n, d) the model's position table
+    sinusoid: np.ndarray  # (n, d) sinusoidal encoding at the same width
+    cosines: np.ndarray  # (2, n, n) cosine between positions: learned, sinusoidal
 
     @property
     def colour_limit(self) -> float:
@@ -140,14 +143,14 @@ def compare_positions(learned: np.ndarray) -> PositionComparison:
 class HeadStep:
     """One query's attention in one head, redone from the model's captured Q and K."""
 
-    q: np.ndarray            # (d_k,)
-    k: np.ndarray            # (S, d_k)
-    scores: np.ndarray       # (S,) q · k_j
-    scaled: np.ndarray       # (S,) ÷ √d_k
-    weights: np.ndarray      # (S,) softmax
-    reported: np.ndarray     # (S,) the model's own attention row (output_attentions)
-    z: np.ndarray            # (d_k,) Σ weights · v
-    scale: float             # √d_k
+    q: np.ndarray  # (d_k,)
+    k: np.ndarray  # (S, d_k)
+    scores: np.ndarray  # (S,) q · k_j
+    scaled: np.ndarray  # (S,) ÷ √d_k
+    weights: np.ndarray  # (S,) softmax
+    reported: np.ndarray  # (S,) the model's own attention row (output_attentions)
+    z: np.ndarray  # (d_k,) Σ weights · v
+    scale: float  # √d_k
 
     @property
     def difference(self) -> float:

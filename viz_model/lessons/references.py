@@ -4,6 +4,7 @@ is a human reference to score the model's output against (BLEU, ROUGE, perplexit
 Sentences are matched after a light normalisation (Unicode NFKC, case, spaces, Chinese and ASCII
 punctuation treated alike), so "i saw a saw" finds "I saw a saw." only if the full stop matches too.
 """
+
 from __future__ import annotations
 
 import csv

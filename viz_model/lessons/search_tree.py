@@ -9,36 +9,37 @@ the beam, not as tall as every candidate scored. The layout is computed once for
 nodes keep their place when the Beam search page replays the search step by step (`upto` only hides the
 later steps).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from viz_model.model.search_record import SearchRecord
 
-ROOT = -1          # id of the root node (the empty prefix, before step 0)
-PRUNED_FAN = 0.3   # pruned children sit between their parent's row and PRUNED_FAN rows below it
+ROOT = -1  # id of the root node (the empty prefix, before step 0)
+PRUNED_FAN = 0.3  # pruned children sit between their parent's row and PRUNED_FAN rows below it
 
 
 @dataclass
 class TreeNode:
-    id: int                        # the candidate's `hypothesis` id; ROOT for the root
-    parent: int | None             # id of the parent node; None for the root
-    step: int                      # step that generated the token; -1 for the root
-    token: str                     # "" for the root
-    prob: float                    # p(token | prefix); 1 for the root
-    cumulative_log_prob: float     # ln P(prefix + token)
-    score: float                   # ln P / L^α
-    status: str                    # "root", "kept", "pruned" or "finished"
-    best: bool                     # on the path of the best-ranked hypothesis
-    x: float                       # depth: step + 1
-    y: float                       # row, 0 at the top
+    id: int  # the candidate's `hypothesis` id; ROOT for the root
+    parent: int | None  # id of the parent node; None for the root
+    step: int  # step that generated the token; -1 for the root
+    token: str  # "" for the root
+    prob: float  # p(token | prefix); 1 for the root
+    cumulative_log_prob: float  # ln P(prefix + token)
+    score: float  # ln P / L^α
+    status: str  # "root", "kept", "pruned" or "finished"
+    best: bool  # on the path of the best-ranked hypothesis
+    x: float  # depth: step + 1
+    y: float  # row, 0 at the top
 
 
 @dataclass
 class TreeLayout:
-    nodes: list[TreeNode]          # the root first, then candidates by step and rank
-    n_steps: int                   # steps in the whole record
-    n_rows: int                    # leaf rows of the whole record (for the figure's height)
+    nodes: list[TreeNode]  # the root first, then candidates by step and rank
+    n_steps: int  # steps in the whole record
+    n_rows: int  # leaf rows of the whole record (for the figure's height)
 
     def edges(self) -> list[tuple[TreeNode, TreeNode]]:
         """(parent, child) pairs among the nodes shown."""
@@ -54,7 +55,7 @@ def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
     """Layout of the search tree; `upto` keeps steps 0..upto (None: all steps)."""
     children: dict[int, list[int]] = {ROOT: []}
     candidates = record.nodes()
-    for c in candidates:                       # record.nodes() is ordered by step, then rank
+    for c in candidates:  # record.nodes() is ordered by step, then rank
         children.setdefault(c.hypothesis, [])
         children[ROOT if c.parent is None else c.parent].append(c.hypothesis)
 
@@ -84,8 +85,21 @@ def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
     best = {c.hypothesis for c in record.best_path_nodes()}
     last = len(record.steps) - 1 if upto is None else upto
     nodes = [TreeNode(ROOT, None, -1, "", 1.0, 0.0, 0.0, "root", True, 0.0, rows[ROOT])]
-    nodes += [TreeNode(c.hypothesis, ROOT if c.parent is None else c.parent, c.step, c.token, c.prob,
-                       c.cumulative_log_prob, c.score, c.status, c.hypothesis in best, float(c.step + 1),
-                       rows[c.hypothesis])
-              for c in candidates if c.step <= last]
+    nodes += [
+        TreeNode(
+            c.hypothesis,
+            ROOT if c.parent is None else c.parent,
+            c.step,
+            c.token,
+            c.prob,
+            c.cumulative_log_prob,
+            c.score,
+            c.status,
+            c.hypothesis in best,
+            float(c.step + 1),
+            rows[c.hypothesis],
+        )
+        for c in candidates
+        if c.step <= last
+    ]
     return TreeLayout(nodes, len(record.steps), max(next_row, 1))

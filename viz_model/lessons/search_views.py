@@ -4,6 +4,7 @@ forces one of them, and whether the forced translation is more probable than the
 
 A `SearchRecord` (viz_model.model.search_record) in, plain data out.
 """
+
 from __future__ import annotations
 
 import csv
@@ -28,23 +29,32 @@ def status_counts(candidates: list[Candidate]) -> dict[str, int]:
 class CandidateRow:
     """One candidate of a step, with the prefix it extends."""
 
-    prefix: list[str]              # the tokens before this one, from step 0
+    prefix: list[str]  # the tokens before this one, from step 0
     token: str
-    prob: float                    # p(token | prefix)
-    cumulative_log_prob: float     # ln P(prefix + token)
-    score: float                   # ln P / L^α
+    prob: float  # p(token | prefix)
+    cumulative_log_prob: float  # ln P(prefix + token)
+    score: float  # ln P / L^α
     status: str
 
 
 def step_rows(record: SearchRecord, step: int) -> list[CandidateRow]:
     """The candidates scored at `step` (0-based), in the search's ranking order."""
-    return [CandidateRow([n.token for n in record.path_nodes(c.hypothesis)[:-1]], c.token, c.prob,
-                         c.cumulative_log_prob, c.score, c.status) for c in record.steps[step].candidates]
+    return [
+        CandidateRow(
+            [n.token for n in record.path_nodes(c.hypothesis)[:-1]],
+            c.token,
+            c.prob,
+            c.cumulative_log_prob,
+            c.score,
+            c.status,
+        )
+        for c in record.steps[step].candidates
+    ]
 
 
 @dataclass(frozen=True)
 class HypothesisRow:
-    output: str                    # the tokens as text in the target language
+    output: str  # the tokens as text in the target language
     tokens: list[str]
     log_prob: float
     length: int
@@ -54,16 +64,21 @@ class HypothesisRow:
 
 def hypothesis_rows(record: SearchRecord, language: str) -> list[HypothesisRow]:
     """The hypotheses the search returned, best first, with their text in `language` ("zh" or "en")."""
-    return [HypothesisRow(detokenize(h.tokens, language), h.tokens, h.log_prob, h.length, h.score, h.finished)
-            for h in record.hypotheses]
+    return [
+        HypothesisRow(detokenize(h.tokens, language), h.tokens, h.log_prob, h.length, h.score, h.finished)
+        for h in record.hypotheses
+    ]
 
 
 def alternatives(record: SearchRecord, at: int) -> list[Candidate]:
     """Other tokens the model scored at step `at` of the best path, after the same prefix (not <eos>)."""
     best_path = record.best_path_nodes()
     chosen = best_path[at]
-    return [c for c in record.steps[at].candidates
-            if c.parent == chosen.parent and c.token != EOS and c.hypothesis != chosen.hypothesis]
+    return [
+        c
+        for c in record.steps[at].candidates
+        if c.parent == chosen.parent and c.token != EOS and c.hypothesis != chosen.hypothesis
+    ]
 
 
 def forced_prefix(record: SearchRecord, at: int, token: str) -> list[str]:
@@ -79,8 +94,8 @@ def typed_prefix(tokenizer, text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Verdict:
-    better: bool      # the forced translation is more probable than beam search's
-    ratio: float      # P(forced) / P(beam search's choice)
+    better: bool  # the forced translation is more probable than beam search's
+    ratio: float  # P(forced) / P(beam search's choice)
 
 
 def compare(forced_log_prob: float, chosen_log_prob: float) -> Verdict:
@@ -93,10 +108,15 @@ def compare(forced_log_prob: float, chosen_log_prob: float) -> Verdict:
 # `pick_default` and stored with the checkpoint's hash; `beam_default` picks again when the model changed.
 #     python -m viz_model.lessons.search_views --pick-default
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "assets" / "beam_default.json"
-COURSE_CANDIDATES = (("Please buy an apple and an orange.", "en2zh"), ("An apple phone", "en2zh"),
-                     ("I saw a saw.", "en2zh"), ("A fly is drinking the juice.", "en2zh"),
-                     ("The FBI is chasing a criminal on the run.", "en2zh"), ("我看见了一把锯子。", "zh2en"))
-MAX_CANDIDATE_WORDS = 9      # short sentences only: the tree must fit on a projector
+COURSE_CANDIDATES = (
+    ("Please buy an apple and an orange.", "en2zh"),
+    ("An apple phone", "en2zh"),
+    ("I saw a saw.", "en2zh"),
+    ("A fly is drinking the juice.", "en2zh"),
+    ("The FBI is chasing a criminal on the run.", "en2zh"),
+    ("我看见了一把锯子。", "zh2en"),
+)
+MAX_CANDIDATE_WORDS = 9  # short sentences only: the tree must fit on a projector
 # The app's default direction: the pick never turns the sidebar's direction round under a reader who then
 # types a sentence of their own (or opened a link that names the direction).
 PICK_DIRECTION = "en2zh"
@@ -107,8 +127,8 @@ MAX_CANDIDATES = 400
 class BeamDefault:
     text: str
     direction: str
-    greedy: list[str]          # greedy search's best tokens
-    beam: list[str]            # beam search's best tokens (width DEFAULT_BEAM_WIDTH)
+    greedy: list[str]  # greedy search's best tokens
+    beam: list[str]  # beam search's best tokens (width DEFAULT_BEAM_WIDTH)
     checkpoint_sha256: str
 
 
@@ -117,13 +137,19 @@ def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str,
     sentences, then short pairs (three to nine words), shortest first: the hand-written phrasebook's pairs
     of the training split (sentences people type), then the test split's."""
     corpus_dir = DEFAULT_FILE.parent / "corpus"
-    sources = [(corpus_file, None)] if corpus_file else [(corpus_dir / "train.tsv", "phrasebook"),
-                                                        (corpus_dir / "test.tsv", None)]
+    sources = (
+        [(corpus_file, None)]
+        if corpus_file
+        else [(corpus_dir / "train.tsv", "phrasebook"), (corpus_dir / "test.tsv", None)]
+    )
     found = []
     for path, origin in sources:
         found.extend(_short_pairs(path, origin))
-    return [c for c in dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES),
-                                      *found]) if c[1] == PICK_DIRECTION]
+    return [
+        c
+        for c in dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES), *found])
+        if c[1] == PICK_DIRECTION
+    ]
 
 
 def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, str]]:
@@ -137,7 +163,7 @@ def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, 
                     if direction != PICK_DIRECTION:
                         continue
                     text = row[source]
-                    size = len(text.split()) if source == "en" else len(text) // 2      # ~2 characters a word
+                    size = len(text.split()) if source == "en" else len(text) // 2  # ~2 characters a word
                     if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
                         rows.append((text, direction, row[target]))
     rows.sort(key=lambda r: (len(r[0]), r))
@@ -175,7 +201,7 @@ def pick_default(translator, candidates=None, prefer_reference: bool = True) -> 
     return differing
 
 
-QUICK_CANDIDATES = 30       # a new model without a stored pick: how many candidates the page tries
+QUICK_CANDIDATES = 30  # a new model without a stored pick: how many candidates the page tries
 
 
 def beam_default(translator, path: Path = DEFAULT_FILE) -> BeamDefault:

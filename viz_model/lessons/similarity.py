@@ -66,8 +66,9 @@ class SimilarityTable:
 def similarity_table(vectors) -> SimilarityTable:
     """Dot, scaled dot, cosine and angle between every pair of rows of `vectors` (n, d)."""
     V = _rows(vectors)
-    return SimilarityTable(dot_similarity(V, V), scaled_dot_similarity(V, V),
-                           cosine_similarity(V, V), angle_degrees(V, V))
+    return SimilarityTable(
+        dot_similarity(V, V), scaled_dot_similarity(V, V), cosine_similarity(V, V), angle_degrees(V, V)
+    )
 
 
 @dataclass
@@ -77,8 +78,8 @@ class SimilarityMatrices:
 
     dot: np.ndarray
     cosine: np.ndarray
-    scaled_dot: np.ndarray          # dot / √d
-    scale: float                    # √d, d = the vectors' dimension
+    scaled_dot: np.ndarray  # dot / √d
+    scale: float  # √d, d = the vectors' dimension
     softmax: dict[str, np.ndarray]  # measure name -> softmax of that matrix's rows
 
     MEASURES = ("dot", "cosine", "scaled_dot")
@@ -94,10 +95,16 @@ def similarity_matrices(queries: np.ndarray, keys: np.ndarray) -> SimilarityMatr
     head's attention weights (encoder self-attention has no mask).
     """
     queries = np.asarray(queries, dtype=np.float64)
-    matrices = {"dot": dot_similarity(queries, keys), "cosine": cosine_similarity(queries, keys),
-                "scaled_dot": scaled_dot_similarity(queries, keys)}
-    return SimilarityMatrices(**matrices, scale=math.sqrt(queries.shape[1]),
-                              softmax={name: softmax(m, axis=-1) for name, m in matrices.items()})
+    matrices = {
+        "dot": dot_similarity(queries, keys),
+        "cosine": cosine_similarity(queries, keys),
+        "scaled_dot": scaled_dot_similarity(queries, keys),
+    }
+    return SimilarityMatrices(
+        **matrices,
+        scale=math.sqrt(queries.shape[1]),
+        softmax={name: softmax(m, axis=-1) for name, m in matrices.items()},
+    )
 
 
 # ---------------------------------------------------------------------- scoring functions (course §3)

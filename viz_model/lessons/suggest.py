@@ -5,6 +5,7 @@ a sentence the model has read. Closeness is the weight of the words (English) or
 candidate shares with the typed text, each weighted by how rare it is in the corpus (inverse document
 frequency), so sharing "zebra" counts and sharing "the" barely does.
 """
+
 from __future__ import annotations
 
 import csv
@@ -18,7 +19,7 @@ from viz_model.model.tokenizer import contains_chinese, english_words
 
 TRAIN_FILE = Path(__file__).resolve().parents[2] / "assets" / "corpus" / "train.tsv"
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
-COMMON_SHARE = 0.05        # terms in more than this share of sentences carry no evidence of closeness
+COMMON_SHARE = 0.05  # terms in more than this share of sentences carry no evidence of closeness
 
 
 def terms(text: str, language: str) -> set[str]:
@@ -31,7 +32,7 @@ def terms(text: str, language: str) -> set[str]:
 @dataclass(frozen=True)
 class Suggestion:
     text: str
-    shared: tuple[str, ...]       # the terms it shares with the typed text
+    shared: tuple[str, ...]  # the terms it shares with the typed text
     score: float
 
 
@@ -54,8 +55,11 @@ class SentenceIndex:
         column = "en" if language == "en" else "zh"
         with open(path, encoding="utf-8", newline="") as handle:
             rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-            sentences = [r[column] for r in rows if r["direction"] in ("both", f"{language}2" + (
-                "zh" if language == "en" else "en"))]
+            sentences = [
+                r[column]
+                for r in rows
+                if r["direction"] in ("both", f"{language}2" + ("zh" if language == "en" else "en"))
+            ]
         return cls(sentences, language)
 
     def closest(self, text: str, k: int = 3) -> list[Suggestion]:
@@ -68,13 +72,17 @@ class SentenceIndex:
                 scores[i] += self.idf[term]
         if not scores:
             return []
-        for term in query & self.common:          # common terms only break ties between candidates
+        for term in query & self.common:  # common terms only break ties between candidates
             for i in self.postings.get(term, ()):
                 if i in scores:
                     scores[i] += 0.01 * self.idf[term]
         best = sorted(scores, key=lambda i: (-scores[i], len(self.sentences[i]), i))[:k]
-        return [Suggestion(self.sentences[i], tuple(sorted(query & terms(self.sentences[i], self.language))),
-                           round(scores[i], 3)) for i in best]
+        return [
+            Suggestion(
+                self.sentences[i], tuple(sorted(query & terms(self.sentences[i], self.language))), round(scores[i], 3)
+            )
+            for i in best
+        ]
 
 
 def typed_language(text: str) -> str:

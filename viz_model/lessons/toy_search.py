@@ -166,9 +166,7 @@ def _hypothesis(node: Candidate, tokens_of: dict[int, list[str]], finished: bool
     )
 
 
-def exhaustive_search(
-    next_probs: NextProbs, max_len: int, length_penalty_alpha: float = 0.0
-) -> SearchResult:
+def exhaustive_search(next_probs: NextProbs, max_len: int, length_penalty_alpha: float = 0.0) -> SearchResult:
     """Score every sequence up to max_len tokens and return the best finished one.
 
     Enumerates every sequence that ends with <eos> at some length <= max_len, plus the ones cut off at

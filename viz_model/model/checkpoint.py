@@ -4,6 +4,7 @@ Every way loading can fail (missing, truncated, corrupted, wrong format or versi
 raises one `CheckpointError` that names the file and the command that rebuilds it, so the app can show a
 single friendly message instead of a traceback.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -39,12 +40,19 @@ def save(model: Transformer, tokenizer: Tokenizer, card: dict, model_dir: Path =
     """Write checkpoint, vocabulary and card; the card records both files' SHA-256 to detect corruption."""
     model_dir = Path(model_dir)
     model_dir.mkdir(parents=True, exist_ok=True)
-    torch.save({"format": FORMAT, "version": VERSION, "config": model.config.to_dict(),
-                "state_dict": {k: v.detach().clone() for k, v in model.state_dict().items()}},
-               model_dir / CHECKPOINT_FILE)
+    torch.save(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "config": model.config.to_dict(),
+            "state_dict": {k: v.detach().clone() for k, v in model.state_dict().items()},
+        },
+        model_dir / CHECKPOINT_FILE,
+    )
     tokenizer.save(model_dir / VOCAB_FILE)
-    card = dict(card, checkpoint_sha256=sha256(model_dir / CHECKPOINT_FILE),
-                vocab_sha256=sha256(model_dir / VOCAB_FILE))
+    card = dict(
+        card, checkpoint_sha256=sha256(model_dir / CHECKPOINT_FILE), vocab_sha256=sha256(model_dir / VOCAB_FILE)
+    )
     (model_dir / CARD_FILE).write_text(json.dumps(card, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
@@ -64,21 +72,23 @@ def load(model_dir: Path | None = None) -> tuple[Transformer, Tokenizer, dict]:
         raise CheckpointError(paths[CARD_FILE], f"the model card is not valid JSON ({err})") from None
     for name, key in ((VOCAB_FILE, "vocab_sha256"), (CHECKPOINT_FILE, "checkpoint_sha256")):
         if card.get(key) != sha256(paths[name]):
-            raise CheckpointError(paths[name], "the file is truncated or corrupted "
-                                               "(its SHA-256 differs from the model card)")
+            raise CheckpointError(
+                paths[name], "the file is truncated or corrupted (its SHA-256 differs from the model card)"
+            )
     try:
         tokenizer = Tokenizer.load(paths[VOCAB_FILE])
     except (ValueError, KeyError, UnicodeDecodeError) as err:
         raise CheckpointError(paths[VOCAB_FILE], f"the vocabulary cannot be read ({err})") from None
     try:
         saved = torch.load(paths[CHECKPOINT_FILE], map_location="cpu", weights_only=True)
-    except Exception as err:   # torch raises many types for a damaged zip/pickle; all mean the same here
+    except Exception as err:  # torch raises many types for a damaged zip/pickle; all mean the same here
         raise CheckpointError(paths[CHECKPOINT_FILE], f"the checkpoint cannot be read ({err})") from None
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
         raise CheckpointError(paths[CHECKPOINT_FILE], "not an Attention Lab checkpoint")
     if saved.get("version") != VERSION:
-        raise CheckpointError(paths[CHECKPOINT_FILE],
-                              f"checkpoint version {saved.get('version')}, this code reads version {VERSION}")
+        raise CheckpointError(
+            paths[CHECKPOINT_FILE], f"checkpoint version {saved.get('version')}, this code reads version {VERSION}"
+        )
     try:
         config = ModelConfig(**saved["config"])
         if config.vocab_size != len(tokenizer):

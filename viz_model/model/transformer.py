@@ -7,6 +7,7 @@ because one model object is shared by many browser sessions on many threads.
 Shapes: B batch, S source length, T target length, H heads, d = d_model, d_k = d_model / H.
 Attention matrices are always (queries, keys): rows are the tokens that look, columns the tokens looked at.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,23 +22,24 @@ from .config import ModelConfig
 from .positional import sinusoidal_encoding
 
 Tensor = torch.Tensor
-Record = dict[str, Any] | None           # what a forward pass with record=True returns; None without
-KeysValues = tuple[Tensor, Tensor]        # K, V (B, H, T, d_k) each
+Record = dict[str, Any] | None  # what a forward pass with record=True returns; None without
+KeysValues = tuple[Tensor, Tensor]  # K, V (B, H, T, d_k) each
 
 
-def scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor, allowed: Tensor | None = None
-                                 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+def scaled_dot_product_attention(
+    q: Tensor, k: Tensor, v: Tensor, allowed: Tensor | None = None
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """Attention(Q, K, V) = softmax(QKᵀ / √d_k) V, returning every step.
 
     q (..., Tq, d_k), k (..., Tk, d_k), v (..., Tk, d_v); `allowed` is a boolean mask broadcastable to
     (..., Tq, Tk), True where a query may look at a key. Masked scores become −∞ before the softmax, so
     their weights are exactly 0. Returns (output (..., Tq, d_v), scores, scaled_scores, weights).
     """
-    scores = q @ k.transpose(-2, -1)                      # (..., Tq, Tk) raw q·k
-    scaled = scores / math.sqrt(q.size(-1))               # ÷ √d_k keeps the softmax out of saturation
+    scores = q @ k.transpose(-2, -1)  # (..., Tq, Tk) raw q·k
+    scaled = scores / math.sqrt(q.size(-1))  # ÷ √d_k keeps the softmax out of saturation
     if allowed is not None:
         scaled = scaled.masked_fill(~allowed, float("-inf"))
-    weights = scaled.softmax(dim=-1)                      # each row sums to 1
+    weights = scaled.softmax(dim=-1)  # each row sums to 1
     return weights @ v, scores, scaled, weights
 
 
@@ -63,7 +65,7 @@ class MultiHeadAttention(nn.Module):
         self.w_o = nn.Linear(d, d)
         self.dropout = nn.Dropout(config.dropout)
 
-    def _split_heads(self, x: Tensor) -> Tensor:          # (B, T, d) -> (B, H, T, d_k)
+    def _split_heads(self, x: Tensor) -> Tensor:  # (B, T, d) -> (B, H, T, d_k)
         B, T, _ = x.shape
         return x.view(B, T, self.n_heads, self.d_head).transpose(1, 2)
 
@@ -71,25 +73,42 @@ class MultiHeadAttention(nn.Module):
         """x_key_value (B, Tk, d) -> K, V (B, H, Tk, d_k)."""
         return self._split_heads(self.w_k(x_key_value)), self._split_heads(self.w_v(x_key_value))
 
-    def forward(self, x_query: Tensor, x_key_value: Tensor | None, allowed: Tensor | None = None,
-                record: bool = False, key_values: KeysValues | None = None) -> tuple[Tensor, Record]:
+    def forward(
+        self,
+        x_query: Tensor,
+        x_key_value: Tensor | None,
+        allowed: Tensor | None = None,
+        record: bool = False,
+        key_values: KeysValues | None = None,
+    ) -> tuple[Tensor, Record]:
         """x_query (B, Tq, d), x_key_value (B, Tk, d), allowed broadcastable to (B, H, Tq, Tk).
 
         `key_values`: K, V already projected (see keys_values), used instead of projecting x_key_value
         (decoding one token at a time reuses the keys and values of the earlier positions)."""
-        q = self._split_heads(self.w_q(x_query))          # (B, H, Tq, d_k)
-        k, v = key_values if key_values is not None else self.keys_values(x_key_value)   # (B, H, Tk, d_k)
+        q = self._split_heads(self.w_q(x_query))  # (B, H, Tq, d_k)
+        k, v = key_values if key_values is not None else self.keys_values(x_key_value)  # (B, H, Tk, d_k)
         heads, scores, scaled, weights = scaled_dot_product_attention(q, k, v, allowed)
-        if self.training and self.dropout.p > 0:          # dropout on the weights only while training
+        if self.training and self.dropout.p > 0:  # dropout on the weights only while training
             heads = self.dropout(weights) @ v
         B, H, Tq, d_k = heads.shape
-        concat = heads.transpose(1, 2).reshape(B, Tq, H * d_k)   # (B, Tq, d): heads side by side
-        out = self.w_o(concat)                            # (B, Tq, d)
+        concat = heads.transpose(1, 2).reshape(B, Tq, H * d_k)  # (B, Tq, d): heads side by side
+        out = self.w_o(concat)  # (B, Tq, d)
         if not record:
             return out, None
-        return out, {"allowed": allowed, "query_input": x_query, "key_value_input": x_key_value, "q": q, "k": k, "v": v,
-                     "scores": scores, "scaled_scores": scaled, "weights": weights,
-                     "head_outputs": heads, "concat": concat, "output": out}
+        return out, {
+            "allowed": allowed,
+            "query_input": x_query,
+            "key_value_input": x_key_value,
+            "q": q,
+            "k": k,
+            "v": v,
+            "scores": scores,
+            "scaled_scores": scaled,
+            "weights": weights,
+            "head_outputs": heads,
+            "concat": concat,
+            "output": out,
+        }
 
 
 class FeedForward(nn.Module):
@@ -103,7 +122,7 @@ class FeedForward(nn.Module):
 
     def forward(self, x: Tensor) -> tuple[Tensor, Tensor]:
         """x (B, T, d) -> (FFN(x) (B, T, d), the ReLU's output (B, T, d_ff))."""
-        hidden = F.relu(self.w_1(x))                      # (B, T, d_ff)
+        hidden = F.relu(self.w_1(x))  # (B, T, d_ff)
         return self.w_2(self.dropout(hidden)), hidden
 
 
@@ -120,8 +139,9 @@ class Sublayer(nn.Module):
         self.dropout = nn.Dropout(config.dropout)
         self.norm_first = config.norm_first
 
-    def forward(self, x: Tensor, sublayer: Callable[[Tensor], tuple[Tensor, Any]], record: bool = False
-                ) -> tuple[Tensor, Any, Record]:
+    def forward(
+        self, x: Tensor, sublayer: Callable[[Tensor], tuple[Tensor, Any]], record: bool = False
+    ) -> tuple[Tensor, Any, Record]:
         """`sublayer` maps (B, T, d) to ((B, T, d), extra); returns (new x, extra, record dict)."""
         if self.norm_first:
             norm_input = x
@@ -134,8 +154,13 @@ class Sublayer(nn.Module):
             norm_output = out = self.norm(norm_input)
         rec = None
         if record:
-            rec = {"input": x, "sublayer_output": sub_out, "norm_input": norm_input,
-                   "norm_output": norm_output, "output": out}
+            rec = {
+                "input": x,
+                "sublayer_output": sub_out,
+                "norm_input": norm_input,
+                "norm_output": norm_output,
+                "output": out,
+            }
         return out, extra, rec
 
 
@@ -149,12 +174,17 @@ class EncoderLayer(nn.Module):
 
     def forward(self, x: Tensor, source_allowed: Tensor, record: bool = False) -> tuple[Tensor, Record]:
         x, attn, attn_sub = self.attention_sublayer(
-            x, lambda h: self.self_attention(h, h, source_allowed, record), record)
+            x, lambda h: self.self_attention(h, h, source_allowed, record), record
+        )
         x, hidden, ffn_sub = self.ffn_sublayer(x, self.feed_forward, record)
         if not record:
             return x, None
-        return x, {"self_attention": attn, "cross_attention": None, "ffn_hidden": hidden,
-                   "sublayers": {"self_attention": attn_sub, "feed_forward": ffn_sub}}
+        return x, {
+            "self_attention": attn,
+            "cross_attention": None,
+            "ffn_hidden": hidden,
+            "sublayers": {"self_attention": attn_sub, "feed_forward": ffn_sub},
+        }
 
 
 class DecoderLayer(nn.Module):
@@ -167,22 +197,29 @@ class DecoderLayer(nn.Module):
         self.cross_sublayer = Sublayer(config)
         self.ffn_sublayer = Sublayer(config)
 
-    def forward(self, y: Tensor, memory: Tensor, target_allowed: Tensor, source_allowed: Tensor,
-                record: bool = False) -> tuple[Tensor, Record]:
+    def forward(
+        self, y: Tensor, memory: Tensor, target_allowed: Tensor, source_allowed: Tensor, record: bool = False
+    ) -> tuple[Tensor, Record]:
         """y (B, T, d) decoder stream; memory (B, S, d) encoder output: queries from y, keys/values from it."""
         y, self_attn, self_sub = self.self_sublayer(
-            y, lambda h: self.self_attention(h, h, target_allowed, record), record)
+            y, lambda h: self.self_attention(h, h, target_allowed, record), record
+        )
         y, cross_attn, cross_sub = self.cross_sublayer(
-            y, lambda h: self.cross_attention(h, memory, source_allowed, record), record)
+            y, lambda h: self.cross_attention(h, memory, source_allowed, record), record
+        )
         y, hidden, ffn_sub = self.ffn_sublayer(y, self.feed_forward, record)
         if not record:
             return y, None
-        return y, {"self_attention": self_attn, "cross_attention": cross_attn, "ffn_hidden": hidden,
-                   "sublayers": {"self_attention": self_sub, "cross_attention": cross_sub,
-                                 "feed_forward": ffn_sub}}
+        return y, {
+            "self_attention": self_attn,
+            "cross_attention": cross_attn,
+            "ffn_hidden": hidden,
+            "sublayers": {"self_attention": self_sub, "cross_attention": cross_sub, "feed_forward": ffn_sub},
+        }
 
-    def step(self, y: Tensor, past: KeysValues | None, memory_keys_values: KeysValues, source_allowed: Tensor
-             ) -> tuple[Tensor, KeysValues]:
+    def step(
+        self, y: Tensor, past: KeysValues | None, memory_keys_values: KeysValues, source_allowed: Tensor
+    ) -> tuple[Tensor, KeysValues]:
         """The layer for one new position only (inference): y (B, 1, d); `past` the self-attention's K, V of
         the earlier positions (B, H, t, d_k each) or None at the first. The causal mask lets no earlier
         position see this one, so their outputs are final and only their keys and values are needed.
@@ -194,11 +231,12 @@ class DecoderLayer(nn.Module):
             if past is not None:
                 k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
             present.append((k, v))
-            return self.self_attention(h, None, key_values=(k, v))   # the newest position may see them all
+            return self.self_attention(h, None, key_values=(k, v))  # the newest position may see them all
 
         y, _, _ = self.self_sublayer(y, self_attend)
         y, _, _ = self.cross_sublayer(
-            y, lambda h: self.cross_attention(h, None, source_allowed, key_values=memory_keys_values))
+            y, lambda h: self.cross_attention(h, None, source_allowed, key_values=memory_keys_values)
+        )
         y, _, _ = self.ffn_sublayer(y, self.feed_forward)
         return y, present[0]
 
@@ -214,8 +252,11 @@ class Transformer(nn.Module):
         super().__init__()
         self.config = config
         self.embedding = nn.Embedding(config.vocab_size, config.d_model)
-        self.register_buffer("positional", torch.from_numpy(
-            sinusoidal_encoding(config.max_len, config.d_model)).float(), persistent=False)
+        self.register_buffer(
+            "positional",
+            torch.from_numpy(sinusoidal_encoding(config.max_len, config.d_model)).float(),
+            persistent=False,
+        )
         self.dropout = nn.Dropout(config.dropout)
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
         self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
@@ -230,7 +271,7 @@ class Transformer(nn.Module):
             nn.init.zeros_(module.bias)
         elif isinstance(module, nn.Embedding):
             # std d^-½: after the ×√d scaling, token vectors have unit-size entries like the PE.
-            nn.init.normal_(module.weight, std=self.config.d_model ** -0.5)
+            nn.init.normal_(module.weight, std=self.config.d_model**-0.5)
 
     # ---- inputs ---------------------------------------------------------------------------------
     def embed(self, ids: Tensor) -> tuple[Tensor, Tensor, Tensor]:
@@ -256,12 +297,14 @@ class Transformer(nn.Module):
         info = {"token_embeddings": token, "positional": positional, "layers": records} if record else None
         return memory, source_allowed, info
 
-    def decode(self, target_ids: Tensor, memory: Tensor, source_allowed: Tensor, record: bool = False
-               ) -> tuple[Tensor, Record]:
+    def decode(
+        self, target_ids: Tensor, memory: Tensor, source_allowed: Tensor, record: bool = False
+    ) -> tuple[Tensor, Record]:
         """target_ids (B, T) decoder input (<bos> y1 … y_{T-1}) -> logits (B, T, V) for y1 … y_T."""
         T = target_ids.size(1)
-        target_allowed = causal_mask(T, target_ids.device)[None, None] \
-            & (target_ids != self.config.pad_id)[:, None, None, :]
+        target_allowed = (
+            causal_mask(T, target_ids.device)[None, None] & (target_ids != self.config.pad_id)[:, None, None, :]
+        )
         y, token, positional = self.embed(target_ids)
         y = self.dropout(y)
         records = []
@@ -269,7 +312,7 @@ class Transformer(nn.Module):
             y, rec = layer(y, memory, target_allowed, source_allowed, record)
             records.append(rec)
         y = self.decoder_norm(y)
-        logits = y @ self.embedding.weight.T              # (B, T, V): tied output projection
+        logits = y @ self.embedding.weight.T  # (B, T, V): tied output projection
         info = None
         if record:
             info = {"token_embeddings": token, "positional": positional, "layers": records, "output": y}
@@ -280,8 +323,13 @@ class Transformer(nn.Module):
         """Each decoder layer's cross-attention K, V of the encoder output, computed once per sentence."""
         return [layer.cross_attention.keys_values(memory) for layer in self.decoder_layers]
 
-    def decode_step(self, last_ids: Tensor, memory_keys_values: list[KeysValues], source_allowed: Tensor,
-                    past: list[KeysValues] | None) -> tuple[Tensor, list[KeysValues]]:
+    def decode_step(
+        self,
+        last_ids: Tensor,
+        memory_keys_values: list[KeysValues],
+        source_allowed: Tensor,
+        past: list[KeysValues] | None,
+    ) -> tuple[Tensor, list[KeysValues]]:
         """Next-token logits from the newest token only, reusing the earlier positions' keys and values
         (inference; equals decode(...)[0][:, -1] to float precision, which a test checks).
 

@@ -3,6 +3,7 @@
 This is the one entry point the pages call. It holds the shared model object and keeps nothing per call,
 so many sessions on many threads can use one `Translator`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,12 +45,12 @@ LOW_CONFIDENCE = 0.5
 
 @dataclass
 class Translation:
-    direction: str                      # "en2zh" or "zh2en"
-    source: Tokenized                   # encoder input: <2xx> words <eos>, unknown words, truncation
-    record: SearchRecord                # every step of the search
-    output_tokens: list[str]            # best hypothesis, without <eos>
+    direction: str  # "en2zh" or "zh2en"
+    source: Tokenized  # encoder input: <2xx> words <eos>, unknown words, truncation
+    record: SearchRecord  # every step of the search
+    output_tokens: list[str]  # best hypothesis, without <eos>
     output_text: str
-    trace: TranslationTrace             # one recorded pass over (source, output_tokens)
+    trace: TranslationTrace  # one recorded pass over (source, output_tokens)
 
     @property
     def source_words(self) -> list[str]:
@@ -88,35 +89,55 @@ class Translator:
         return self.config.max_len - 2
 
     def encode(self, text: str, direction: str) -> Tokenized:
-        return self.tokenizer.encode_source(text, DIRECTIONS[normalise_direction(direction)][1],
-                                            self.config.max_len)
+        return self.tokenizer.encode_source(text, DIRECTIONS[normalise_direction(direction)][1], self.config.max_len)
 
     def is_empty(self, text: str) -> bool:
         """True when the text has no token at all (blank, or only invisible characters)."""
         return not self.tokenizer.split(text)[0]
 
-    def search(self, text: str, direction: str = "en2zh", beam_width: int = DEFAULT_BEAM_WIDTH,
-               length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
-               prefix: str = "") -> SearchRecord:
+    def search(
+        self,
+        text: str,
+        direction: str = "en2zh",
+        beam_width: int = DEFAULT_BEAM_WIDTH,
+        length_penalty: float = DEFAULT_LENGTH_PENALTY,
+        max_len: int | None = None,
+        prefix: str = "",
+    ) -> SearchRecord:
         """Beam search alone, without the trace: for views that show the search and not the attention.
         `prefix` forces its first target words (its unknown words are left out)."""
         return self._search(self.encode(text, direction), beam_width, length_penalty, max_len, prefix)
 
-    def _search(self, source: Tokenized, beam_width: int, length_penalty: float, max_len: int | None,
-                prefix: str) -> SearchRecord:
-        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0])
-                      if i != self.tokenizer.unk_id][: self.config.max_len - 2]
-        return beam_search(self.model, self.tokenizer, source.ids, beam_width=beam_width, max_len=max_len,
-                           length_penalty=length_penalty, prefix=prefix_ids)
+    def _search(
+        self, source: Tokenized, beam_width: int, length_penalty: float, max_len: int | None, prefix: str
+    ) -> SearchRecord:
+        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0]) if i != self.tokenizer.unk_id][
+            : self.config.max_len - 2
+        ]
+        return beam_search(
+            self.model,
+            self.tokenizer,
+            source.ids,
+            beam_width=beam_width,
+            max_len=max_len,
+            length_penalty=length_penalty,
+            prefix=prefix_ids,
+        )
 
-    def translate(self, text: str, direction: str = "en2zh", beam_width: int = DEFAULT_BEAM_WIDTH,
-                  length_penalty: float = DEFAULT_LENGTH_PENALTY, max_len: int | None = None,
-                  prefix: str = "") -> Translation:
+    def translate(
+        self,
+        text: str,
+        direction: str = "en2zh",
+        beam_width: int = DEFAULT_BEAM_WIDTH,
+        length_penalty: float = DEFAULT_LENGTH_PENALTY,
+        max_len: int | None = None,
+        prefix: str = "",
+    ) -> Translation:
         """Translate with beam search and trace the best output. `prefix` forces its first target words."""
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
         record = self._search(source, beam_width, length_penalty, max_len, prefix)
-        output = output_tokens(record)[: self.config.max_len - 1]   # room for <bos> in the traced pass
+        output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
         trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
         language = DIRECTIONS[direction][1]
         return Translation(direction, source, record, output, detokenize(output, language), trace)

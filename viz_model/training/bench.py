@@ -3,6 +3,7 @@
 Figures, not pass/fail tests: medians over repeated runs of model load, a full trace of a 10-token and a
 max-length sentence, and beam search at k = 1, 4, 8 (and k = 5 forced to 30 tokens), plus peak memory.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,7 @@ TEN_TOKENS = "please buy an apple and an orange at the bank"
 
 
 def _median_ms(fn, repeat: int) -> float:
-    fn()                                   # warm-up: first calls pay for allocation and kernel selection
+    fn()  # warm-up: first calls pay for allocation and kernel selection
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -32,8 +33,23 @@ def _median_ms(fn, repeat: int) -> float:
 
 def _long_sentence(translator: Translator) -> str:
     """A sentence that fills the encoder exactly (max_len − 2 words) from the model's own vocabulary."""
-    words = ["please", "buy", "an", "apple", "and", "an", "orange", "and", "a", "light", "bat", "at", "the", "bank",
-        "today"]
+    words = [
+        "please",
+        "buy",
+        "an",
+        "apple",
+        "and",
+        "an",
+        "orange",
+        "and",
+        "a",
+        "light",
+        "bat",
+        "at",
+        "the",
+        "bank",
+        "today",
+    ]
     words = [w for w in words if w in translator.tokenizer.token_to_id] or ["apple"]
     return " ".join((words * 10)[: translator.max_source_words])
 
@@ -44,7 +60,7 @@ def run(repeat: int = 20, threads: int | None = None) -> dict:
     start = time.perf_counter()
     translator = Translator.load()
     load_ms = (time.perf_counter() - start) * 1000
-    load_ms = min(load_ms, _median_ms(Translator.load, 5))   # the first load also imports and warms up
+    load_ms = min(load_ms, _median_ms(Translator.load, 5))  # the first load also imports and warms up
 
     model, tokenizer = translator.model, translator.tokenizer
     figures = {"threads": torch.get_num_threads(), "model_load_ms": round(load_ms, 1)}
@@ -56,13 +72,13 @@ def run(repeat: int = 20, threads: int | None = None) -> dict:
         figures[name.replace("_ms", "_shape")] = f"{len(source.ids)} source × {len(target) + 1} target tokens"
     source = translator.encode(TEN_TOKENS, "en2zh")
     for k in (1, 4, 8):
-        figures[f"beam_k{k}_ms"] = _median_ms(
-            lambda: beam_search(model, tokenizer, source.ids, beam_width=k), repeat)
+        figures[f"beam_k{k}_ms"] = _median_ms(lambda: beam_search(model, tokenizer, source.ids, beam_width=k), repeat)
     # Worst case of the targets: k = 5 kept open for 30 full steps (<eos> suppressed until then).
     forced_len = min(30, model.config.max_len)
     figures["beam_k5_30_tokens_ms"] = _median_ms(
-        lambda: beam_search(model, tokenizer, source.ids, beam_width=5, max_len=forced_len,
-                            min_len=forced_len), max(3, repeat // 4))
+        lambda: beam_search(model, tokenizer, source.ids, beam_width=5, max_len=forced_len, min_len=forced_len),
+        max(3, repeat // 4),
+    )
     figures["full_translate_ms"] = _median_ms(lambda: translator.translate(TEN_TOKENS, "en2zh"), repeat)
     figures["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return figures

@@ -8,6 +8,7 @@ coreference pairs (does the translation name the referent of "it"?). Out of it: 
 unknown word), exact match, BLEU and chrF from `sacrebleu`, outputs that mix the source language in, and
 the share of the most frequent English words the model knows. Every miss is written to a file to read.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,7 @@ def translate_tokens(model, tokenizer, text, target_language, beam_width=EVAL_BE
 
 
 def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDTH) -> dict:
-    model.eval()   # the figures are those of the model as shipped: no dropout
+    model.eval()  # the figures are those of the model as shipped: no dropout
     splits = splits or corpus.split_corpus(corpus.generate_pairs())
     start = time.time()
     result = {"beam_width": beam_width}
@@ -62,8 +63,7 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
             hyps.append(out)
             refs.append([reference])
         result[f"test_bleu_{direction}"] = round(corpus_bleu(hyps, refs).score_100, 2)
-        result[f"test_exact_match_{direction}"] = round(
-            sum(h == r[0] for h, r in zip(hyps, refs)) / len(hyps), 4)
+        result[f"test_exact_match_{direction}"] = round(sum(h == r[0] for h, r in zip(hyps, refs)) / len(hyps), 4)
         log(f"test BLEU {direction}: {result[f'test_bleu_{direction}']}")
     nll = mean_loss(model, make_examples(test, tokenizer, model.config.max_len), tokenizer)
     # Perplexity = 2^(−mean log2 p) = e^(mean NLL in nats): the inverse geometric mean of token probabilities.
@@ -77,26 +77,33 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
             course.append(translate_tokens(model, tokenizer, text, lang, beam_width) == reference)
     result["course_sentences_exact"] = f"{sum(course)}/{len(course)}"
 
-    senses = [names_senses(out, pair.ambiguous)
-              for (pair, direction), out in outputs.items() if direction == "en2zh" and pair.ambiguous]
+    senses = [
+        names_senses(out, pair.ambiguous)
+        for (pair, direction), out in outputs.items()
+        if direction == "en2zh" and pair.ambiguous
+    ]
     result["ambiguous_word_accuracy"] = round(sum(senses) / max(1, len(senses)), 4)
     result["ambiguous_test_sentences"] = len(senses)
 
     # Questions ("one plus three" → 一加三等于四) whose operand triple never appeared in training.
-    arithmetic = [out == (list(pair.zh_tokens) if d == "en2zh" else list(pair.en_tokens))
-                  for (pair, d), out in outputs.items()
-                  if corpus.is_held_out_arithmetic(pair) and pair.direction != "both"]
+    arithmetic = [
+        out == (list(pair.zh_tokens) if d == "en2zh" else list(pair.en_tokens))
+        for (pair, d), out in outputs.items()
+        if corpus.is_held_out_arithmetic(pair) and pair.direction != "both"
+    ]
     result["arithmetic_heldout_accuracy"] = round(sum(arithmetic) / max(1, len(arithmetic)), 4)
     result["arithmetic_test_questions"] = len(arithmetic)
 
     # Coreference ("… because it was too tired / wide"): right when the output names the same referent as the
     # reference (它 for the subject, the noun itself for the object).
-    coref = [_referent(out) == _referent(list(pair.zh_tokens)) for (pair, d), out in outputs.items()
-             if d == "en2zh" and pair.topic == "coreference"]
+    coref = [
+        _referent(out) == _referent(list(pair.zh_tokens))
+        for (pair, d), out in outputs.items()
+        if d == "en2zh" and pair.topic == "coreference"
+    ]
     result["coreference_heldout_accuracy"] = round(sum(coref) / max(1, len(coref)), 4)
     result["coreference_test_sentences"] = len(coref)
-    result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log,
-                                    training_pairs=splits["train"]))
+    result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log, training_pairs=splits["train"]))
     result["seconds"] = round(time.time() - start, 1)
     log(f"evaluation: {json.dumps(result, ensure_ascii=False)}")
     return result
@@ -106,11 +113,14 @@ def names_senses(output_tokens: list[str], tagged) -> bool:
     """Does a translation give each ambiguous word its tagged sense? `tagged`: (word, sense) pairs, as in
     `SentencePair.ambiguous`. Each sense is written in the output, as a word or inside one (jieba keeps
     打乒乓球 and 看电视 whole), and no sense the sentence does not use is ("I saw a saw" uses both of saw's)."""
+
     def written(chinese: str) -> bool:
         return any(chinese in token for token in output_tokens)
+
     used = {sense for _, sense in tagged}
-    others = {s for word, _ in tagged for s in corpus.AMBIGUOUS_WORDS[word]
-              if s not in used and not any(s in u for u in used)}
+    others = {
+        s for word, _ in tagged for s in corpus.AMBIGUOUS_WORDS[word] if s not in used and not any(s in u for u in used)
+    }
     return all(written(sense) for sense in used) and not any(written(s) for s in others)
 
 
@@ -130,6 +140,7 @@ def mixes_source_language(output: str, direction: str) -> bool:
 def word_coverage(tokenizer, sizes=(1000, 3000)) -> dict:
     """Share of the n most frequent English words (wordfreq) that the tokenizer maps to a known word."""
     from wordfreq import top_n_list
+
     words = [w for w in top_n_list("en", max(sizes) * 2) if re.fullmatch(r"[a-z]+", w)]
     out = {}
     for n in sizes:
@@ -138,8 +149,9 @@ def word_coverage(tokenizer, sizes=(1000, 3000)) -> dict:
     return out
 
 
-def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE,
-                      training_pairs=None) -> dict:
+def evaluate_everyday(
+    model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE, training_pairs=None
+) -> dict:
     """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs;
     and, against `training_pairs` (default: the corpus's train split), how many sources have a near
     duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not."""
@@ -172,17 +184,21 @@ def evaluate_everyday(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, m
         chrf = sacrebleu.corpus_chrf(hyps, [refs])
         apart = [i for i, o in enumerate(overlaps) if o < NEAR_DUPLICATE_OVERLAP]
         chrf_apart = sacrebleu.corpus_chrf([hyps[i] for i in apart], [[refs[i] for i in apart]])
-        result |= {f"everyday_coverage_{direction}": round(covered / n, 4),
-                   f"everyday_exact_match_{direction}": round(exact / n, 4),
-                   f"everyday_bleu_{direction}": round(bleu.score, 2),
-                   f"everyday_chrf_{direction}": round(chrf.score, 2),
-                   f"everyday_mixed_language_{direction}": mixed,
-                   f"everyday_near_duplicates_{direction}": len(chosen) - len(apart),
-                   f"everyday_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2)}
-        log(f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
+        result |= {
+            f"everyday_coverage_{direction}": round(covered / n, 4),
+            f"everyday_exact_match_{direction}": round(exact / n, 4),
+            f"everyday_bleu_{direction}": round(bleu.score, 2),
+            f"everyday_chrf_{direction}": round(chrf.score, 2),
+            f"everyday_mixed_language_{direction}": mixed,
+            f"everyday_near_duplicates_{direction}": len(chosen) - len(apart),
+            f"everyday_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2),
+        }
+        log(
+            f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
             f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}; "
             f"{len(chosen) - len(apart)} with a near duplicate in training, chrF of the other "
-            f"{len(apart)}: {chrf_apart.score:.1f}")
+            f"{len(apart)}: {chrf_apart.score:.1f}"
+        )
     result |= word_coverage(tokenizer)
     if misses_file is not None:
         Path(misses_file).parent.mkdir(parents=True, exist_ok=True)
@@ -196,13 +212,15 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--everyday-only", action="store_true", help="only the everyday set (fast)")
     parser.add_argument("--model-dir", type=Path, default=checkpoint.MODEL_DIR)
-    parser.add_argument("--update-card", action="store_true",
-                        help="write the figures into the model card's evaluation (the card is what the app shows)")
+    parser.add_argument(
+        "--update-card",
+        action="store_true",
+        help="write the figures into the model card's evaluation (the card is what the app shows)",
+    )
     args = parser.parse_args(argv)
     model, tokenizer, card = checkpoint.load(args.model_dir)
     log = (lambda *_: None) if args.json else print
-    result = (evaluate_everyday(model, tokenizer, log=log) if args.everyday_only
-              else evaluate(model, tokenizer, log=log))
+    result = evaluate_everyday(model, tokenizer, log=log) if args.everyday_only else evaluate(model, tokenizer, log=log)
     if args.update_card:
         card["evaluation"] = {**card.get("evaluation", {}), **result}
         path = Path(args.model_dir) / checkpoint.CARD_FILE

@@ -1,5 +1,6 @@
 """What training and evaluation share: sentence pairs as examples (token ids per direction), padded
 batches, and the mean per-token loss, so the card's test perplexity is the training loss's definition."""
+
 from __future__ import annotations
 
 import random
@@ -15,21 +16,24 @@ from viz_model.model.tokenizer import Tokenizer
 @dataclass
 class Example:
     source_ids: list[int]
-    target_ids: list[int]             # without <bos>/<eos>
+    target_ids: list[int]  # without <bos>/<eos>
     direction: str
 
 
 SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
 
 
-def make_examples(pairs, tokenizer: Tokenizer, max_len: int, unpunctuated_share: float = 0.0,
-                  rng: random.Random | None = None) -> list[Example]:
+def make_examples(
+    pairs, tokenizer: Tokenizer, max_len: int, unpunctuated_share: float = 0.0, rng: random.Random | None = None
+) -> list[Example]:
     """Each pair gives one example per direction it allows; the source carries the target-language tag.
     A share of the sources (drawn from `rng`) lose their final punctuation mark (see TrainConfig)."""
     examples = []
     for pair in pairs:
-        for direction, src_text, tgt_tokens, tgt_lang in (("en2zh", pair.en, pair.zh_tokens, "zh"),
-                                                          ("zh2en", pair.zh, pair.en_tokens, "en")):
+        for direction, src_text, tgt_tokens, tgt_lang in (
+            ("en2zh", pair.en, pair.zh_tokens, "zh"),
+            ("zh2en", pair.zh, pair.en_tokens, "en"),
+        ):
             if pair.direction not in ("both", direction):
                 continue
             if unpunctuated_share and src_text.endswith(SENTENCE_ENDS) and rng.random() < unpunctuated_share:
@@ -51,9 +55,9 @@ def collate(batch: list[Example], tokenizer: Tokenizer):
     dec_in = torch.full((len(batch), T), pad)
     dec_out = torch.full((len(batch), T), pad)
     for i, e in enumerate(batch):
-        src[i, :len(e.source_ids)] = torch.tensor(e.source_ids)
-        dec_in[i, :len(e.target_ids) + 1] = torch.tensor([tokenizer.bos_id] + e.target_ids)
-        dec_out[i, :len(e.target_ids) + 1] = torch.tensor(e.target_ids + [tokenizer.eos_id])
+        src[i, : len(e.source_ids)] = torch.tensor(e.source_ids)
+        dec_in[i, : len(e.target_ids) + 1] = torch.tensor([tokenizer.bos_id] + e.target_ids)
+        dec_out[i, : len(e.target_ids) + 1] = torch.tensor(e.target_ids + [tokenizer.eos_id])
     return src, dec_in, dec_out
 
 
@@ -76,9 +80,10 @@ def mean_loss(model, examples, tokenizer, batch_size=256) -> float:
     total, count = 0.0, 0
     with evaluating(model):
         for start in range(0, len(examples), batch_size):
-            src, dec_in, dec_out = collate(examples[start:start + batch_size], tokenizer)
+            src, dec_in, dec_out = collate(examples[start : start + batch_size], tokenizer)
             logits = model(src, dec_in)
-            total += F.cross_entropy(logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
-                                     reduction="sum").item()
+            total += F.cross_entropy(
+                logits.flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id, reduction="sum"
+            ).item()
             count += (dec_out != tokenizer.pad_id).sum().item()
     return total / count

@@ -3,6 +3,7 @@
 Deterministic from a seed on CPU: the corpus, the batch order and the initial weights all come from it.
 Prints steps, loss, tokens/s and, every so often, validation BLEU; writes assets/model/ at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,19 +34,19 @@ SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder
 @dataclass
 class TrainConfig:
     steps: int = 7000
-    batch_size: int = 128             # sentence pairs per step
+    batch_size: int = 128  # sentence pairs per step
     peak_lr: float = 1.5e-3
-    warmup_steps: int = 400           # post-LN needs a gentle start
-    final_lr_fraction: float = 0.05   # cosine decay down to this share of the peak
+    warmup_steps: int = 400  # post-LN needs a gentle start
+    final_lr_fraction: float = 0.05  # cosine decay down to this share of the peak
     label_smoothing: float = 0.1
-    weight_decay: float = 1.0           # strong decay is what lets arithmetic generalise (grokking)
+    weight_decay: float = 1.0  # strong decay is what lets arithmetic generalise (grokking)
     # ... but through the mixed phase it also keeps the model from learning rare constructions: with 1.0
     # throughout, "When you …, …" never began with 当 (p = 0.016 on training sentences, 883 of them) and
     # course sentences repeated 100× per epoch still came out wrong. The mixed phase decays less.
     mixed_weight_decay: float = 0.1
     eval_every: int = 1000
     log_every: int = 50
-    eval_sentences: int = 200         # per direction, greedy, for the progress display
+    eval_sentences: int = 200  # per direction, greedy, for the progress display
     seed: int = 0
     threads: int = 2
     # Some examples are shown more often than once per epoch. The course sentences are 19 examples among
@@ -78,7 +79,7 @@ class TrainConfig:
     phrasebook_repeats: int = 5
     # Matrix products in bfloat16 (weights, optimizer and loss stay float32): 1.6x faster on this CPU.
     bf16: bool = True
-    save_every: int = 500             # steps between resumable training states (model, optimizer, step)
+    save_every: int = 500  # steps between resumable training states (model, optimizer, step)
 
 
 def oversample(pairs, cfg: TrainConfig) -> list:
@@ -87,10 +88,17 @@ def oversample(pairs, cfg: TrainConfig) -> list:
     course = set(corpus.COURSE_SENTENCES)
     out = []
     for pair in pairs:
-        repeats = cfg.course_repeats if pair in course else \
-            cfg.arithmetic_repeats if pair.topic == "arithmetic" else \
-            cfg.phrasebook_repeats if pair.origin == "phrasebook" else \
-            cfg.ambiguous_repeats if pair.ambiguous else 1
+        repeats = (
+            cfg.course_repeats
+            if pair in course
+            else cfg.arithmetic_repeats
+            if pair.topic == "arithmetic"
+            else cfg.phrasebook_repeats
+            if pair.origin == "phrasebook"
+            else cfg.ambiguous_repeats
+            if pair.ambiguous
+            else 1
+        )
         out.extend([pair] * repeats)
     return out
 
@@ -102,8 +110,8 @@ def batches(examples: list[Example], batch_size: int, rng: random.Random):
         rng.shuffle(order)
         chunk = batch_size * 50
         for start in range(0, len(order), chunk):
-            block = sorted(order[start:start + chunk], key=lambda i: len(examples[i].target_ids))
-            group = [block[i:i + batch_size] for i in range(0, len(block), batch_size)]
+            block = sorted(order[start : start + chunk], key=lambda i: len(examples[i].target_ids))
+            group = [block[i : i + batch_size] for i in range(0, len(block), batch_size)]
             rng.shuffle(group)
             for indices in group:
                 yield [examples[i] for i in indices]
@@ -128,9 +136,10 @@ def greedy_bleu(model, examples, tokenizer) -> float:
     outputs = []
     with evaluating(model):
         for start in range(0, len(examples), 128):
-            outputs += greedy_batch(model, tokenizer, [e.source_ids for e in examples[start:start + 128]])
-    return corpus_bleu([tokenizer.tokens(o) for o in outputs],
-                       [[tokenizer.tokens(e.target_ids)] for e in examples]).score_100
+            outputs += greedy_batch(model, tokenizer, [e.source_ids for e in examples[start : start + 128]])
+    return corpus_bleu(
+        [tokenizer.tokens(o) for o in outputs], [[tokenizer.tokens(e.target_ids)] for e in examples]
+    ).score_100
 
 
 @torch.no_grad()
@@ -143,9 +152,14 @@ def greedy_exact(model, examples, tokenizer) -> float:
     return sum(o == e.target_ids for o, e in zip(outputs, examples)) / len(examples)
 
 
-def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = None,
-          model_dir: Path | None = checkpoint.MODEL_DIR, log=print, run_evaluation: bool = True,
-          state_file: Path | None = None):
+def train(
+    model_config: ModelConfig | None = None,
+    cfg: TrainConfig | None = None,
+    model_dir: Path | None = checkpoint.MODEL_DIR,
+    log=print,
+    run_evaluation: bool = True,
+    state_file: Path | None = None,
+):
     """Train, report progress through `log`, save to `model_dir` (None: don't save). Returns (model,
     tokenizer, card). With `state_file`, a resumable state is written every `cfg.save_every` steps and, if
     the file exists, training continues from it."""
@@ -160,24 +174,35 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = Non
     if model_config.vocab_size != len(tokenizer):
         model_config = ModelConfig(**{**model_config.to_dict(), "vocab_size": len(tokenizer)})
     model = Transformer(model_config)
-    examples = {"train": make_examples(oversample(splits["train"], cfg), tokenizer, model_config.max_len,
-                                       cfg.unpunctuated_share, random.Random(cfg.seed + 2))}
-    examples |= {name: make_examples(splits[name], tokenizer, model_config.max_len)
-                 for name in ("validation", "test")}
-    quick_eval = {d: [e for e in examples["validation"] if e.direction == d][:cfg.eval_sentences]
-                  for d in ("en2zh", "zh2en")}
+    examples = {
+        "train": make_examples(
+            oversample(splits["train"], cfg),
+            tokenizer,
+            model_config.max_len,
+            cfg.unpunctuated_share,
+            random.Random(cfg.seed + 2),
+        )
+    }
+    examples |= {name: make_examples(splits[name], tokenizer, model_config.max_len) for name in ("validation", "test")}
+    quick_eval = {
+        d: [e for e in examples["validation"] if e.direction == d][: cfg.eval_sentences] for d in ("en2zh", "zh2en")
+    }
     # Held-out arithmetic questions: their operand pairs never appear in training.
-    arithmetic_eval = make_examples([p for p in splits["validation"]
-                                     if corpus.is_held_out_arithmetic(p) and p.direction != "both"],
-                                    tokenizer, model_config.max_len)
-    log(f"corpus: {', '.join(f'{k} {len(v)}' for k, v in examples.items())} examples; "
-        f"vocabulary {len(tokenizer)}; parameters {model.num_parameters():,}")
+    arithmetic_eval = make_examples(
+        [p for p in splits["validation"] if corpus.is_held_out_arithmetic(p) and p.direction != "both"],
+        tokenizer,
+        model_config.max_len,
+    )
+    log(
+        f"corpus: {', '.join(f'{k} {len(v)}' for k, v in examples.items())} examples; "
+        f"vocabulary {len(tokenizer)}; parameters {model.num_parameters():,}"
+    )
 
-    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98),
-                                  weight_decay=cfg.weight_decay)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
     model.train()
-    arithmetic_train = make_examples([p for p in splits["train"] if p.topic == "arithmetic"], tokenizer,
-                                     model_config.max_len)
+    arithmetic_train = make_examples(
+        [p for p in splits["train"] if p.topic == "arithmetic"], tokenizer, model_config.max_len
+    )
     arithmetic_stream = batches(arithmetic_train, cfg.batch_size, random.Random(cfg.seed + 1))
     stream = batches(examples["train"], cfg.batch_size, rng)
     start = time.time()
@@ -201,14 +226,20 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = Non
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
             group["weight_decay"] = cfg.weight_decay if arithmetic_phase else cfg.mixed_weight_decay
-        rehearsal = step >= cfg.arithmetic_rehearsal_from and \
-            (step - cfg.arithmetic_rehearsal_from) % cfg.arithmetic_rehearsal_every == 0
+        rehearsal = (
+            step >= cfg.arithmetic_rehearsal_from
+            and (step - cfg.arithmetic_rehearsal_from) % cfg.arithmetic_rehearsal_every == 0
+        )
         batch = next(arithmetic_stream if arithmetic_phase or rehearsal else stream)
         src, dec_in, dec_out = collate(batch, tokenizer)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
             logits = model(src, dec_in)
-        loss = F.cross_entropy(logits.float().flatten(0, 1), dec_out.flatten(), ignore_index=tokenizer.pad_id,
-                               label_smoothing=cfg.label_smoothing)
+        loss = F.cross_entropy(
+            logits.float().flatten(0, 1),
+            dec_out.flatten(),
+            ignore_index=tokenizer.pad_id,
+            label_smoothing=cfg.label_smoothing,
+        )
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -219,21 +250,34 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = Non
         losses.append(loss.item())
         if (step + 1) % cfg.log_every == 0 or step + 1 == cfg.steps:
             elapsed = time.time() - start
-            log(f"step {step + 1:5d}/{cfg.steps}  loss {window_loss / window_steps:.3f}  "
+            log(
+                f"step {step + 1:5d}/{cfg.steps}  loss {window_loss / window_steps:.3f}  "
                 f"lr {learning_rate(step, cfg):.2e}  {tokens_seen / elapsed:,.0f} tokens/s  "
-                f"{elapsed / 60:.1f} min, ~{elapsed / (step + 1) * (cfg.steps - step - 1) / 60:.1f} min left")
+                f"{elapsed / 60:.1f} min, ~{elapsed / (step + 1) * (cfg.steps - step - 1) / 60:.1f} min left"
+            )
             window_loss, window_steps = 0.0, 0
         if arithmetic_phase and (step + 1) % 250 == 0:
             log(f"  arithmetic phase: unseen arithmetic right: {greedy_exact(model, arithmetic_eval, tokenizer):.0%}")
         if (step + 1) % cfg.eval_every == 0 or step + 1 == cfg.steps:
             scores = {d: greedy_bleu(model, ex, tokenizer) for d, ex in quick_eval.items()}
-            log(f"  validation greedy BLEU: en→zh {scores['en2zh']:.1f}, zh→en {scores['zh2en']:.1f}; "
-                f"unseen arithmetic right: {greedy_exact(model, arithmetic_eval, tokenizer):.0%}")
+            log(
+                f"  validation greedy BLEU: en→zh {scores['en2zh']:.1f}, zh→en {scores['zh2en']:.1f}; "
+                f"unseen arithmetic right: {greedy_exact(model, arithmetic_eval, tokenizer):.0%}"
+            )
         if state_file is not None and ((step + 1) % cfg.save_every == 0 and step + 1 < cfg.steps):
             Path(state_file).parent.mkdir(parents=True, exist_ok=True)
-            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step + 1,
-                        "tokens_seen": tokens_seen, "losses": losses, "torch_rng": torch.get_rng_state(),
-                        "seconds": time.time() - start}, state_file)
+            torch.save(
+                {
+                    "model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "step": step + 1,
+                    "tokens_seen": tokens_seen,
+                    "losses": losses,
+                    "torch_rng": torch.get_rng_state(),
+                    "seconds": time.time() - start,
+                },
+                state_file,
+            )
 
     train_seconds = time.time() - start
     model.eval()
@@ -243,13 +287,17 @@ def train(model_config: ModelConfig | None = None, cfg: TrainConfig | None = Non
         "norm_placement": "pre-LN" if model_config.norm_first else "post-LN (as in the paper)",
         "parameters": model.num_parameters(),
         "vocabulary_size": len(tokenizer),
-        "training": {**cfg.__dict__, "examples_per_epoch": len(examples["train"]),
-                     "train_seconds": round(train_seconds, 1), "tokens_seen": tokens_seen,
-                     "final_train_loss": round(sum(losses[-50:]) / len(losses[-50:]), 4),
-                     "validation_loss": round(mean_loss(model, examples["validation"], tokenizer), 4)},
+        "training": {
+            **cfg.__dict__,
+            "examples_per_epoch": len(examples["train"]),
+            "train_seconds": round(train_seconds, 1),
+            "tokens_seen": tokens_seen,
+            "final_train_loss": round(sum(losses[-50:]) / len(losses[-50:]), 4),
+            "validation_loss": round(mean_loss(model, examples["validation"], tokenizer), 4),
+        },
         "corpus": {name: len(split) for name, split in splits.items()},
     }
-    if run_evaluation:   # test BLEU with beam search, perplexity, course accuracy
+    if run_evaluation:  # test BLEU with beam search, perplexity, course accuracy
         card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
     if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)
@@ -261,20 +309,38 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Train the Attention Lab translator from scratch.")
     parser.add_argument("--steps", type=int, default=TrainConfig.steps)
     parser.add_argument("--seed", type=int, default=TrainConfig.seed)
-    parser.add_argument("--arithmetic-first-steps", type=int, default=TrainConfig.arithmetic_first_steps,
-                        help="steps on arithmetic alone before the mixed phase")
-    parser.add_argument("--threads", type=int, default=TrainConfig.threads,
-                        help="PyTorch threads (1 when another job shares the machine: two threads on one free "
-                             "core slow each step several-fold)")
+    parser.add_argument(
+        "--arithmetic-first-steps",
+        type=int,
+        default=TrainConfig.arithmetic_first_steps,
+        help="steps on arithmetic alone before the mixed phase",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=TrainConfig.threads,
+        help="PyTorch threads (1 when another job shares the machine: two threads on one free "
+        "core slow each step several-fold)",
+    )
     parser.add_argument("--out", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument("--no-eval", action="store_true", help="skip the test-set evaluation (quick trials)")
-    parser.add_argument("--state", type=Path, default=Path("artifacts/train_state.pt"),
-                        help="resumable training state, written every 500 steps; an existing one is resumed")
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=Path("artifacts/train_state.pt"),
+        help="resumable training state, written every 500 steps; an existing one is resumed",
+    )
     args = parser.parse_args(argv)
-    cfg = TrainConfig(steps=args.steps, seed=args.seed, arithmetic_first_steps=args.arithmetic_first_steps,
-                      threads=args.threads)
-    train(cfg=cfg, model_dir=args.out, run_evaluation=not args.no_eval, log=lambda line: print(line, flush=True),
-          state_file=args.state)
+    cfg = TrainConfig(
+        steps=args.steps, seed=args.seed, arithmetic_first_steps=args.arithmetic_first_steps, threads=args.threads
+    )
+    train(
+        cfg=cfg,
+        model_dir=args.out,
+        run_evaluation=not args.no_eval,
+        log=lambda line: print(line, flush=True),
+        state_file=args.state,
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Translate from the command line: `python -m viz_model.training.translate "I saw a saw" [--to zh|en] [--beam 4]`."""
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,7 @@ def main(argv=None) -> int:
     if translator.is_empty(args.text):
         print("error: nothing to translate", file=sys.stderr)
         return 1
-    result = translator.translate(args.text, direction, beam_width=max(1, args.beam),
-                                  length_penalty=args.alpha)
+    result = translator.translate(args.text, direction, beam_width=max(1, args.beam), length_penalty=args.alpha)
     print(result.output_text)
     if result.source.unknown_words:
         print(f"unknown words: {', '.join(result.source.unknown_words)}", file=sys.stderr)

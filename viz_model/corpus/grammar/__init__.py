@@ -36,6 +36,7 @@ The package, one part of the grammar a module, each importing only those above i
 - `generate`: the corpus of all of the above (`grammar_pairs`) and `find_conflicts`; `splits`: train /
   validation / test; `wordlist`: every word the grammar uses (`lexicon`).
 """
+
 from __future__ import annotations
 
 from .arithmetic import (
@@ -53,8 +54,25 @@ from .tables import AMBIGUOUS_FORMS, AMBIGUOUS_WORDS, EN_NUMBERS, ZH_NUMBERS
 from .wordlist import LexiconEntry, lexicon
 
 __all__ = [
-    "AMBIGUOUS_FORMS", "AMBIGUOUS_WORDS", "COURSE_SENTENCES", "EN_NUMBERS", "HELD_OUT_ARITHMETIC", "MAX_LEN",
-    "MIN_LEN", "ZH_NUMBERS", "LexiconEntry", "Ph", "SentencePair", "_dedupe", "arithmetic_pairs",
-    "arithmetic_triple", "arithmetic_triples", "find_conflicts", "grammar_pairs", "is_held_out_arithmetic",
-    "lexicon", "ph", "split_corpus",
+    "AMBIGUOUS_FORMS",
+    "AMBIGUOUS_WORDS",
+    "COURSE_SENTENCES",
+    "EN_NUMBERS",
+    "HELD_OUT_ARITHMETIC",
+    "MAX_LEN",
+    "MIN_LEN",
+    "ZH_NUMBERS",
+    "LexiconEntry",
+    "Ph",
+    "SentencePair",
+    "_dedupe",
+    "arithmetic_pairs",
+    "arithmetic_triple",
+    "arithmetic_triples",
+    "find_conflicts",
+    "grammar_pairs",
+    "is_held_out_arithmetic",
+    "lexicon",
+    "ph",
+    "split_corpus",
 ]

@@ -1,5 +1,6 @@
 """Arithmetic pairs ("one plus three equals four" ↔ 一加三等于四) and the operand triples held out of
 training, so the test split measures adding rather than remembering."""
+
 from __future__ import annotations
 
 import random
@@ -12,14 +13,13 @@ ARITHMETIC_OPS = {"plus": "加", "minus": "减"}
 
 def arithmetic_triples() -> list[tuple[int, str, int]]:
     """All (x, op, y) with operands 0–20 and a result 0–40 (minus only when x ≥ y)."""
-    return [(x, op, y) for x in range(21) for y in range(21) for op in ("plus", "minus")
-            if op == "plus" or x >= y]
+    return [(x, op, y) for x in range(21) for y in range(21) for op in ("plus", "minus") if op == "plus" or x >= y]
 
 
 def _held_out(seed: int = 0) -> frozenset[tuple[int, str, int]]:
     triples = arithmetic_triples()
     rng = random.Random(f"arithmetic-{seed}")
-    keep_in_train = {(1, "plus", 3)}          # the course example must be learnt exactly
+    keep_in_train = {(1, "plus", 3)}  # the course example must be learnt exactly
     candidates = [t for t in triples if t not in keep_in_train]
     return frozenset(rng.sample(candidates, round(0.1 * len(triples))))
 
@@ -35,8 +35,7 @@ def is_held_out_arithmetic(pair: SentencePair) -> bool:
 
 def arithmetic_triple(pair: SentencePair) -> tuple[int, str, int] | None:
     """The (x, op, y) of an arithmetic pair, else None."""
-    if pair.topic not in ("arithmetic", "course") or len(pair.en_tokens) < 3 or pair.en_tokens[1] not in \
-            ARITHMETIC_OPS:
+    if pair.topic not in ("arithmetic", "course") or len(pair.en_tokens) < 3 or pair.en_tokens[1] not in ARITHMETIC_OPS:
         return None
     try:
         return EN_NUMBERS.index(pair.en_tokens[0]), pair.en_tokens[1], EN_NUMBERS.index(pair.en_tokens[2])

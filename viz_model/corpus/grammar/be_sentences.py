@@ -1,5 +1,6 @@
 """Sentence rules with "be" and "there is": adjectives ("the bag is light" ↔ 包很轻), being a noun,
 where things and people are, what there is somewhere."""
+
 from __future__ import annotations
 
 import random
@@ -21,9 +22,8 @@ from .phrases import E, Ph, Z, ph
 from .tables import COLOURABLE, NOUN, PERSON_ADJECTIVES, PLACES, POSSESSORS, SETS, TIME
 
 
-def _adj_clause(rng: random.Random, subj: Ph, agr: str, adj: tuple[str, str], extra_amb=(),
-                colour: bool = False) -> Ph:
-    """"S is (very) ADJ" ↔ S很/非常ADJ; colours: "S is red" ↔ S是红色的; with negation and questions."""
+def _adj_clause(rng: random.Random, subj: Ph, agr: str, adj: tuple[str, str], extra_amb=(), colour: bool = False) -> Ph:
+    """ "S is (very) ADJ" ↔ S很/非常ADJ; colours: "S is red" ↔ S是红色的; with negation and questions."""
     en, zh = adj
     mode = rng.choice(["stmt", "stmt", "stmt", "neg", "q"])
     a = Ph(amb=tuple(extra_amb))
@@ -57,8 +57,9 @@ def t_adjective(rng: random.Random):
             p = subj + ph(f"{was} {adj[0]} {t_en}", f"{t_zh} 很 {adj[1]}")
             return _punct(p, "stmt"), "time"
         p = _adj_clause(rng, subj, agr, adj)
-        return p, ("question" if p.en[-1] == "?" else "negation" if p.zh[-2:-1] == (adj[1],) and "不" in p.zh
-                   else "adjectives")
+        return p, (
+            "question" if p.en[-1] == "?" else "negation" if p.zh[-2:-1] == (adj[1],) and "不" in p.zh else "adjectives"
+        )
     noun = rng.choice([n for n in NOUN if NOUN[n][4] in ("animal", "object", "food")])
     det = rng.choice(["the", "the", "this", "that", "these", "those", "my", "your", "his", "her"])
     subj, agr = np_(noun, det)
@@ -74,16 +75,16 @@ def t_adjective(rng: random.Random):
 
 
 def t_be_noun(rng: random.Random):
-    """"I am a student" ↔ 我是一个学生; "we are students" ↔ 我们是学生; "this is a saw" ↔ 这是一把锯子."""
+    """ "I am a student" ↔ 我是一个学生; "we are students" ↔ 我们是学生; "this is a saw" ↔ 这是一把锯子."""
     r = rng.random()
     mode = rng.choice(STMT_MODES)
     if r < 0.5:
         subj, agr = random_subject(rng, allow_i=(mode != "q"))
         if subj.en[0] == "the" and agr == "pl":
-            return None     # "the students are teachers"
+            return None  # "the students are teachers"
         noun = rng.choice([n for n in SETS["person"] if n not in ("child", "baby", "boy", "girl")])
         if agr == "pl":
-            o = ph(NOUN[noun][1], NOUN[noun][2])          # plural predicate noun, no measure word
+            o = ph(NOUN[noun][1], NOUN[noun][2])  # plural predicate noun, no measure word
         elif agr == "2" and rng.random() < 0.5:
             return None
         else:
@@ -102,7 +103,7 @@ def t_be_noun(rng: random.Random):
 
 
 def t_location(rng: random.Random):
-    """"the cat is in the kitchen" ↔ 猫在厨房里; "where is my phone ?" ↔ 我的手机在哪里？"""
+    """ "the cat is in the kitchen" ↔ 猫在厨房里; "where is my phone ?" ↔ 我的手机在哪里？"""
     noun = rng.choice([n for n in NOUN if NOUN[n][4] in ("animal", "object", "food", "brand")])
     if noun == "bat":
         return None
@@ -115,7 +116,7 @@ def t_location(rng: random.Random):
 
 
 def t_person_at(rng: random.Random):
-    """"my mother is at the bank" ↔ 我妈妈在银行."""
+    """ "my mother is at the bank" ↔ 我妈妈在银行."""
     subj, agr = random_subject(rng)
     place, zh, prep = rng.choice([p for p in PLACES if p[2] == "at"])
     loc = place_ph(f"at the {place}", zh)
@@ -128,12 +129,12 @@ def t_person_at(rng: random.Random):
 
 
 def _where(subj: Ph, agr: str):
-    """"where is S ?" ↔ S在哪里？"""
+    """ "where is S ?" ↔ S在哪里？"""
     return _punct(Ph(en=("where", be(agr))) + subj + Z("在 哪里"), "q"), "question"
 
 
 def _be(subj: Ph, agr: str, zh_be: str, rest: Ph, mode: str, topic: str):
-    """"S is X", Chinese 是 before a noun (我是一个学生) or 在 before a place (猫在厨房里); negated ("S isn't X" ↔
+    """ "S is X", Chinese 是 before a noun (我是一个学生) or 在 before a place (猫在厨房里); negated ("S isn't X" ↔
     S不是X / S不在X) or asked ("is S X ?" ↔ S是X吗？); with the pair's topic."""
     if mode == "stmt":
         p = subj + E(be(agr)) + Z(zh_be) + rest
@@ -145,24 +146,25 @@ def _be(subj: Ph, agr: str, zh_be: str, rest: Ph, mode: str, topic: str):
 
 
 def t_there_is(rng: random.Random):
-    """"there are three books on the table" ↔ 桌子上有三本书; "there is no cat in the kitchen" ↔ 厨房里没有猫."""
+    """ "there are three books on the table" ↔ 桌子上有三本书; "there is no cat in the kitchen" ↔ 厨房里没有猫."""
     noun = rng.choice([n for n in NOUN if NOUN[n][4] in ("animal", "object", "food", "person", "criminal")])
     if noun in ("bat", "house", "tree") or NOUN[noun][4] in ("person", "criminal") and rng.random() < 0.5:
         return None
     loc_en, loc_zh = rng.choice(_locations_for(noun))
     loc = place_ph(loc_en, loc_zh)
     r = rng.random()
-    if r < 0.2:   # no
+    if r < 0.2:  # no
         n_en = NOUN[noun][0]
-        return _punct(ph("there is no", "") + Ph(en=(n_en,), amb=_noun_amb(noun)) + loc +
-                      Z("没有 " + NOUN[noun][2]), "stmt"), "negation"
+        return _punct(
+            ph("there is no", "") + Ph(en=(n_en,), amb=_noun_amb(noun)) + loc + Z("没有 " + NOUN[noun][2]), "stmt"
+        ), "negation"
     det = rng.choice(["a", "a", "num"])
     o, agr = np_(noun, det, count=rng.randint(2, 10))
     there = "there are" if agr == "pl" else "there is"
     if r < 0.35:
         q = "are there" if agr == "pl" else "is there"
-        return _punct(E(q) + Ph(en=o.en, amb=o.amb) + Ph(en=loc.en, amb=loc.amb) + Z(loc_zh + " 有") + Ph(zh=o.zh)
-                      + Z("吗"), "q"), \
-            "question"
+        return _punct(
+            E(q) + Ph(en=o.en, amb=o.amb) + Ph(en=loc.en, amb=loc.amb) + Z(loc_zh + " 有") + Ph(zh=o.zh) + Z("吗"), "q"
+        ), "question"
     p = E(there) + Ph(en=o.en, amb=o.amb) + loc + Z("有") + Ph(zh=o.zh)
     return _punct(p, "stmt"), ("numbers" if det == "num" else "places")

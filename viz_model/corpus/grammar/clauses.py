@@ -1,5 +1,6 @@
 """A verb phrase put in a tense and a mode (`clause`), in both languages' word orders, and the small
 helpers every sentence rule shares: time words, objects, final punctuation, the topic."""
+
 from __future__ import annotations
 
 import random
@@ -13,18 +14,20 @@ from .tables import DRINKS, EN_NUMBERS, MONEY, OBJECT_PRONOUNS, SETS, TIME
 @dataclass(frozen=True)
 class VP:
     """A verb with its object, ready to be put in any tense."""
+
     base: str
     s3: str
     past: str
     ing: str
-    zh: str           # Chinese verb tokens, space separated
-    obj: Ph = Ph()    # object (and anything after it in both languages)
-    amb: tuple = ()   # ambiguity tags of the verb itself (saw = 看见, play = 踢…)
+    zh: str  # Chinese verb tokens, space separated
+    obj: Ph = Ph()  # object (and anything after it in both languages)
+    amb: tuple = ()  # ambiguity tags of the verb itself (saw = 看见, play = 踢…)
     have: bool = False  # "have" is negated with 没有, not 不有
 
 
-def clause(subj: Ph, agr: str, vp: VP, tense: str, mode: str, time: tuple[str, str] = ("", ""),
-           place: Ph | None = None) -> Ph:
+def clause(
+    subj: Ph, agr: str, vp: VP, tense: str, mode: str, time: tuple[str, str] = ("", ""), place: Ph | None = None
+) -> Ph:
     """Subject + verb phrase in a tense ("state", "habit", "past", "prog", "fut") and a mode
     ("stmt", "neg", "q" for a yes/no question). No final punctuation.
 
@@ -106,9 +109,7 @@ def clause(subj: Ph, agr: str, vp: VP, tense: str, mode: str, time: tuple[str, s
     return en + zh + amb
 
 
-
 STMT_MODES = ["stmt", "stmt", "stmt", "neg", "q"]
-
 
 
 def _time(rng: random.Random, tense: str, mode: str) -> tuple[str, str]:
@@ -116,14 +117,15 @@ def _time(rng: random.Random, tense: str, mode: str) -> tuple[str, str]:
     if tense == "habit" and mode == "stmt":
         options += TIME["habit_adv"]
     elif tense == "habit" and mode == "q":
-        options += TIME["habit_adv"][:1]     # "do you often …?"
+        options += TIME["habit_adv"][:1]  # "do you often …?"
     return rng.choice(options)
 
 
 def _object(rng: random.Random, verb: str, set_name: str) -> Ph:
     if set_name == "drink":
-        return drink_np(rng.choice(DRINKS)[0], rng.choice(["a", "a", "num", "the", "my", "your", "his", "her"]),
-                        rng.randint(2, 10))
+        return drink_np(
+            rng.choice(DRINKS)[0], rng.choice(["a", "a", "num", "the", "my", "your", "his", "her"]), rng.randint(2, 10)
+        )
     if set_name == "person" and rng.random() < 0.3:
         en, zh = rng.choice(OBJECT_PRONOUNS)
         return ph(en, zh)

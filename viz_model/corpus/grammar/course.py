@@ -1,5 +1,6 @@
 """The course's own sentences (always in the training split) and two rules around their words: the
 police chasing criminals on the run, and thinking machines or the game of thrones."""
+
 from __future__ import annotations
 
 import random
@@ -10,38 +11,59 @@ from .phrases import SentencePair, ph
 from .tables import CRIMINAL_VERBS, SETS, VERB
 
 COURSE_SENTENCES: list[SentencePair] = [
-    SentencePair(("please", "buy", "an", "apple", "and", "an", "orange", "."),
-                 ("请", "买", "一", "个", "苹果", "和", "一", "个", "橙子", "。"), "course",
-                 ambiguous=(("orange", "橙子"),)),
+    SentencePair(
+        ("please", "buy", "an", "apple", "and", "an", "orange", "."),
+        ("请", "买", "一", "个", "苹果", "和", "一", "个", "橙子", "。"),
+        "course",
+        ambiguous=(("orange", "橙子"),),
+    ),
     SentencePair(("an", "apple", "phone"), ("一", "部", "苹果", "手机"), "course"),
     SentencePair(("i", "am", "a", "student", "."), ("我", "是", "一", "个", "学生", "。"), "course"),
-    SentencePair(("i", "saw", "a", "saw", "."), ("我", "看见", "了", "一", "把", "锯子", "。"), "course",
-                 ambiguous=(("saw", "看见"), ("saw", "锯子"))),
-    SentencePair(("the", "fbi", "is", "chasing", "a", "criminal", "on", "the", "run", "."),
-                 ("联邦调查局", "正在", "追捕", "一", "名", "在逃", "的", "罪犯", "。"), "course"),
+    SentencePair(
+        ("i", "saw", "a", "saw", "."),
+        ("我", "看见", "了", "一", "把", "锯子", "。"),
+        "course",
+        ambiguous=(("saw", "看见"), ("saw", "锯子")),
+    ),
+    SentencePair(
+        ("the", "fbi", "is", "chasing", "a", "criminal", "on", "the", "run", "."),
+        ("联邦调查局", "正在", "追捕", "一", "名", "在逃", "的", "罪犯", "。"),
+        "course",
+    ),
     SentencePair(("thinking", "machines"), ("思考", "的", "机器"), "course"),
-    SentencePair(("when", "you", "play", "the", "game", "of", "thrones", ",", "you", "win", "or", "you", "die",
-                  "."),
-                 ("当", "你", "玩", "权力的游戏", "时", "，", "你", "要么", "赢", "，", "要么", "死", "。"), "course",
-                 ambiguous=(("play", "玩"),)),
+    SentencePair(
+        ("when", "you", "play", "the", "game", "of", "thrones", ",", "you", "win", "or", "you", "die", "."),
+        ("当", "你", "玩", "权力的游戏", "时", "，", "你", "要么", "赢", "，", "要么", "死", "。"),
+        "course",
+        ambiguous=(("play", "玩"),),
+    ),
     SentencePair(("there", "is", "no", "middle", "ground", "."), ("没有", "中间", "地带", "。"), "course"),
     SentencePair(("one", "plus", "three", "equals", "four"), ("一", "加", "三"), "course", direction="zh2en"),
     SentencePair(("one", "plus", "three", "equals", "four"), ("一", "加", "三", "等于", "四"), "course"),
 ]
 
 
-
 def t_police(rng: random.Random):
     """The FBI / the police and criminals: 追捕 / 抓住, "a criminal on the run" ↔ 一名在逃的罪犯."""
-    subj = rng.choice([(ph("the fbi", "联邦调查局"), "3s"), (ph("the policeman", "警察"), "3s"),
-                       (ph("the policemen", "警察们"), "pl"), random_subject(rng)])
+    subj = rng.choice(
+        [
+            (ph("the fbi", "联邦调查局"), "3s"),
+            (ph("the policeman", "警察"), "3s"),
+            (ph("the policemen", "警察们"), "pl"),
+            random_subject(rng),
+        ]
+    )
     s, agr = subj
     r = rng.random()
     if r < 0.4:
-        obj = rng.choice([ph("a criminal on the run", "一 名 在逃 的 罪犯"),
-                          ph("the criminal on the run", "在逃 的 罪犯"),
-                          ph("two criminals on the run", "两 名 在逃 的 罪犯"),
-                          ph("a thief on the run", "一 个 在逃 的 小偷")])
+        obj = rng.choice(
+            [
+                ph("a criminal on the run", "一 名 在逃 的 罪犯"),
+                ph("the criminal on the run", "在逃 的 罪犯"),
+                ph("two criminals on the run", "两 名 在逃 的 罪犯"),
+                ph("a thief on the run", "一 个 在逃 的 小偷"),
+            ]
+        )
     else:
         obj = random_np(rng, SETS["criminal"], dets=["a", "the", "this", "that", "num"], adj_p=0)[0]
     verb = rng.choice(["chase", "chase", "catch", "help", "see", "find"])

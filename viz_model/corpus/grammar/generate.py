@@ -1,5 +1,6 @@
 """The core grammar's corpus: course sentences, arithmetic, then every sentence rule drawn a set number
 of times, one translation per source side; and the check that no source has two."""
+
 from __future__ import annotations
 
 import random
@@ -17,11 +18,27 @@ from .verb_sentences import t_go, t_imperative, t_intransitive, t_transitive
 # (template, number of draws). Draws that repeat an earlier sentence are dropped, so the corpus is a bit
 # smaller than the sum.
 TEMPLATES = [
-    (t_transitive, 24000), (t_intransitive, 3500), (t_adjective, 4500), (t_be_noun, 2500),
-    (t_location, 2500), (t_person_at, 1200), (t_there_is, 2500), (t_go, 2500), (t_wh, 3500),
-    (t_imperative, 2500), (t_conjunction, 3500), (t_police, 700), (t_course_words, 300),
-    (t_fly, 800), (t_bat_animal, 1000), (t_bat_sport, 1200), (t_bank_river, 1200), (t_bank_money, 1200),
-    (t_play, 2500), (t_watch, 1200), (t_light, 1800),
+    (t_transitive, 24000),
+    (t_intransitive, 3500),
+    (t_adjective, 4500),
+    (t_be_noun, 2500),
+    (t_location, 2500),
+    (t_person_at, 1200),
+    (t_there_is, 2500),
+    (t_go, 2500),
+    (t_wh, 3500),
+    (t_imperative, 2500),
+    (t_conjunction, 3500),
+    (t_police, 700),
+    (t_course_words, 300),
+    (t_fly, 800),
+    (t_bat_animal, 1000),
+    (t_bat_sport, 1200),
+    (t_bank_river, 1200),
+    (t_bank_money, 1200),
+    (t_play, 2500),
+    (t_watch, 1200),
+    (t_light, 1800),
 ]
 MIN_LEN, MAX_LEN = 2, 20
 
@@ -58,8 +75,9 @@ def grammar_pairs(seed: int = 0) -> list[SentencePair]:
             if not MIN_LEN <= len(p.en) <= MAX_LEN or (p.en, p.zh) in course_keys:
                 continue
             if p.en in seen_en and seen_en[p.en] != p.zh or p.zh in seen_zh and seen_zh[p.zh] != p.en:
-                raise AssertionError(f"grammar is ambiguous: {p.en} / {p.zh} vs "
-                                     f"{seen_zh.get(p.zh)} / {seen_en.get(p.en)}")
+                raise AssertionError(
+                    f"grammar is ambiguous: {p.en} / {p.zh} vs {seen_zh.get(p.zh)} / {seen_en.get(p.en)}"
+                )
             seen_en[p.en], seen_zh[p.zh] = p.zh, p.en
             add(SentencePair(p.en, p.zh, topic, "both", _dedupe(p.amb)))
     return pairs
@@ -82,5 +100,6 @@ def find_conflicts(pairs: list[SentencePair]) -> list[str]:
             en2zh[p.en_tokens].add(p.zh_tokens)
         if p.direction in ("both", "zh2en"):
             zh2en[p.zh_tokens].add(p.en_tokens)
-    return ([f"EN {' '.join(k)} -> {sorted(v)}" for k, v in en2zh.items() if len(v) > 1] +
-            [f"ZH {''.join(k)} -> {sorted(v)}" for k, v in zh2en.items() if len(v) > 1])
+    return [f"EN {' '.join(k)} -> {sorted(v)}" for k, v in en2zh.items() if len(v) > 1] + [
+        f"ZH {''.join(k)} -> {sorted(v)}" for k, v in zh2en.items() if len(v) > 1
+    ]

@@ -1,5 +1,6 @@
 """Noun phrases ("a big cat" ↔ 一只大猫, "my mother" ↔ 我妈妈), subjects with their agreement, the
 forms of "be" and "do", and place phrases with the ambiguity tags they carry."""
+
 from __future__ import annotations
 
 import random
@@ -33,14 +34,14 @@ def _noun_amb(noun: str) -> tuple[tuple[str, str], ...]:
     tags = {"saw": "锯子", "watch": "手表", "light": "灯", "orange": "橙子", "fly": "苍蝇", "bat": "蝙蝠"}
     if noun == "apple watch":
         return (("watch", "手表"),)
-    return (((noun, tags[noun]),) if noun in tags else ())
+    return ((noun, tags[noun]),) if noun in tags else ()
 
 
 def _adj_forms(adj) -> tuple[str, str, str]:
     """(english, chinese attributive, chinese predicative) for an adjective or colour entry."""
     en, zh = adj[0], adj[1]
     if zh.endswith("色"):
-        return en, f"{zh} 的", zh                          # 红色的车 / 车是红色的
+        return en, f"{zh} 的", zh  # 红色的车 / 车是红色的
     return en, (zh if adj[3] == "direct" else f"{zh} 的"), zh
 
 
@@ -108,7 +109,7 @@ def random_np(rng: random.Random, nouns: list[str], dets=DETS, adj_p: float = 0.
     if kind in ("person", "criminal") and det in ("these", "those"):
         det = "a"
     if kind in ("person", "criminal") and det in dict(POSSESSORS) and noun not in ("friend", "teacher", "doctor"):
-        det = "the"     # "her boy" is odd English; "her teacher" is fine
+        det = "the"  # "her boy" is odd English; "her teacher" is fine
     adj = None
     if rng.random() < adj_p:
         adj = _random_adj(rng, noun)
@@ -122,16 +123,18 @@ def _colour(rng: random.Random):
 
 def _random_adj(rng: random.Random, noun: str):
     kind = NOUN[noun][4]
-    options = [a for a in ADJECTIVES if kind in a[2] or ("vehicle" in a[2] and noun in VEHICLES)
-               or ("readable" in a[2] and noun in SETS["readable"])]
+    options = [
+        a
+        for a in ADJECTIVES
+        if kind in a[2] or ("vehicle" in a[2] and noun in VEHICLES) or ("readable" in a[2] and noun in SETS["readable"])
+    ]
     if noun in COLOURABLE:
         c = _colour(rng)
-        options += [(c[0], c[1], [], "de")] * 4     # colours are a quarter or so of the choices
+        options += [(c[0], c[1], [], "de")] * 4  # colours are a quarter or so of the choices
     # "an old fly", "a big light"… are fine English, but keep ambiguous nouns simple.
     if noun in ("light", "fly", "saw", "watch", "movie", "song", "picture", "ticket", "letter") or not options:
         return None
     return rng.choice(options)
-
 
 
 def random_subject(rng: random.Random, animals: bool = False, allow_i: bool = True) -> tuple[Ph, str]:
@@ -152,8 +155,20 @@ def random_subject(rng: random.Random, animals: bool = False, allow_i: bool = Tr
     if r < 0.85:
         (pen, pzh), (ken, kzh) = rng.choice(POSSESSORS), rng.choice(KIN)
         return ph(f"{pen} {ken}", f"{pzh} {kzh}"), "3s"
-    choice = rng.choice(["the teacher", "the doctor", "the students", "the children", "my friend",
-                         "the policeman", "the farmer", "the driver", "the cook", "the nurse"])
+    choice = rng.choice(
+        [
+            "the teacher",
+            "the doctor",
+            "the students",
+            "the children",
+            "my friend",
+            "the policeman",
+            "the farmer",
+            "the driver",
+            "the cook",
+            "the nurse",
+        ]
+    )
     if choice == "the students":
         return ph("the students", "学生们"), "pl"
     if choice == "the children":
@@ -175,13 +190,11 @@ def do(agr: str) -> str:
     return "does" if agr == "3s" else "do"
 
 
-
 def _locations_for(noun: str) -> list[tuple[str, str]]:
     """Trees, caves and rivers are for animals (no guitars in trees)."""
     if NOUN[noun][4] == "animal":
         return LOCATIONS
     return [loc for loc in LOCATIONS if loc[0] not in ANIMAL_ONLY_LOCATIONS]
-
 
 
 def _place_amb(en: str):

@@ -1,5 +1,6 @@
 """The two things every rule builds: a `SentencePair` (the corpus row) and a `Ph`, a pair of token lists
 built together, English and Chinese side by side."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,12 +10,12 @@ from viz_model.model.tokenizer import detokenize
 
 @dataclass(frozen=True)
 class SentencePair:
-    en_tokens: tuple[str, ...]   # lower-case English tokens, e.g. ("i","saw","a","saw",".")
-    zh_tokens: tuple[str, ...]   # Chinese segmentation, e.g. ("我","看见","了","一","把","锯子","。")
+    en_tokens: tuple[str, ...]  # lower-case English tokens, e.g. ("i","saw","a","saw",".")
+    zh_tokens: tuple[str, ...]  # Chinese segmentation, e.g. ("我","看见","了","一","把","锯子","。")
     topic: str
-    direction: str = "both"      # "both", "en2zh" (only English→Chinese) or "zh2en"
+    direction: str = "both"  # "both", "en2zh" (only English→Chinese) or "zh2en"
     ambiguous: tuple[tuple[str, str], ...] = ()
-    origin: str = "grammar"      # "grammar" (core grammar), "everyday" (lexicon templates), "phrasebook" (by hand)
+    origin: str = "grammar"  # "grammar" (core grammar), "everyday" (lexicon templates), "phrasebook" (by hand)
 
     @property
     def en(self) -> str:
@@ -23,7 +24,6 @@ class SentencePair:
     @property
     def zh(self) -> str:
         return "".join(self.zh_tokens)
-
 
 
 @dataclass(frozen=True)

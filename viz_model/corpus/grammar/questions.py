@@ -1,4 +1,5 @@
 """Wh-questions: what, who, how many, what colour, when, why."""
+
 from __future__ import annotations
 
 import random
@@ -12,9 +13,30 @@ from .tables import COLOURABLE, NOUN, PLACES, SETS, TIME, VERB
 def t_wh(rng: random.Random):
     """what / who / how many / what colour / when / why questions."""
     r = rng.random()
-    if r < 0.3:   # what did you buy yesterday ? ↔ 你昨天买了什么？
-        verb = VERB[rng.choice(["eat", "drink", "buy", "see", "read", "write", "draw", "sell", "find", "like",
-                                "want", "need", "have", "wash", "use", "take", "lose"])]
+    if r < 0.3:  # what did you buy yesterday ? ↔ 你昨天买了什么？
+        verb = VERB[
+            rng.choice(
+                [
+                    "eat",
+                    "drink",
+                    "buy",
+                    "see",
+                    "read",
+                    "write",
+                    "draw",
+                    "sell",
+                    "find",
+                    "like",
+                    "want",
+                    "need",
+                    "have",
+                    "wash",
+                    "use",
+                    "take",
+                    "lose",
+                ]
+            )
+        ]
         tense = rng.choice(sorted(verb[6]))
         subj, agr = random_subject(rng, allow_i=False)
         time = _time(rng, tense, "q") if tense != "state" else ("", "")
@@ -26,9 +48,31 @@ def t_wh(rng: random.Random):
         if tense == "past" and verb[0] == "see":
             pass
         return _punct(Ph(en, c.zh[:-1], c.amb), "q"), "question"
-    if r < 0.5:   # who bought the book ? ↔ 谁买了书？
-        verb = VERB[rng.choice(["eat", "buy", "see", "read", "write", "draw", "sell", "find", "like", "want",
-                                "wash", "fix", "feed", "help", "open", "close", "lose", "take"])]
+    if r < 0.5:  # who bought the book ? ↔ 谁买了书？
+        verb = VERB[
+            rng.choice(
+                [
+                    "eat",
+                    "buy",
+                    "see",
+                    "read",
+                    "write",
+                    "draw",
+                    "sell",
+                    "find",
+                    "like",
+                    "want",
+                    "wash",
+                    "fix",
+                    "feed",
+                    "help",
+                    "open",
+                    "close",
+                    "lose",
+                    "take",
+                ]
+            )
+        ]
         tense = rng.choice(sorted(verb[6]))
         obj = _object(rng, verb[0], verb[5])
         time = _time(rng, tense, "stmt") if tense != "state" else ("", "")
@@ -43,15 +87,21 @@ def t_wh(rng: random.Random):
         subj, agr = random_subject(rng, allow_i=False)
         en_s, en_p, zh, mw, _ = NOUN[noun]
         if rng.random() < 0.6:
-            p = Ph(en=("how", "many") + tuple(en_p.split()) + (do(agr),), amb=_noun_amb(noun)) + subj + \
-                ph("have", f"有 几 {mw} {zh}")
+            p = (
+                Ph(en=("how", "many") + tuple(en_p.split()) + (do(agr),), amb=_noun_amb(noun))
+                + subj
+                + ph("have", f"有 几 {mw} {zh}")
+            )
         else:
             verb = VERB[rng.choice(["buy", "sell", "eat", "see"])]
             if noun not in SETS[verb[5]]:
                 return None
             t_en, t_zh = rng.choice(TIME["past"])
-            p = Ph(en=("how", "many") + tuple(en_p.split()) + ("did",), amb=_noun_amb(noun)) + subj + \
-                ph(f"{verb[0]} {t_en}", f"{t_zh} {verb[4]} 了 几 {mw} {zh}")
+            p = (
+                Ph(en=("how", "many") + tuple(en_p.split()) + ("did",), amb=_noun_amb(noun))
+                + subj
+                + ph(f"{verb[0]} {t_en}", f"{t_zh} {verb[4]} 了 几 {mw} {zh}")
+            )
             if verb[0] == "see":
                 pass
         return _punct(p, "q"), "question"
@@ -64,7 +114,7 @@ def t_wh(rng: random.Random):
         subj, agr = random_subject(rng, allow_i=False)
         place, zh, _ = rng.choice(PLACES)
         c = ph("when will") + subj + ph("go", "什么 时候 会 去") + place_ph(f"to the {place}", zh)
-        c = Ph(c.en, subj.zh + c.zh[len(subj.zh):], c.amb)
+        c = Ph(c.en, subj.zh + c.zh[len(subj.zh) :], c.amb)
         # put the subject first in Chinese: S 什么时候会去 P
         return _punct(c, "q"), "question"
     # why did you buy a saw ? ↔ 你为什么买了一把锯子？

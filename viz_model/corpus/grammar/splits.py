@@ -1,4 +1,5 @@
 """Train / validation / test: groups of pairs sharing a side never straddle two splits."""
+
 from __future__ import annotations
 
 import random
@@ -9,7 +10,7 @@ from .course import COURSE_SENTENCES
 from .phrases import SentencePair
 
 VALIDATION_SIZE = TEST_SIZE = 1000
-AMBIGUOUS_QUOTA = 200           # ambiguous-word pairs wanted in each of validation and test
+AMBIGUOUS_QUOTA = 200  # ambiguous-word pairs wanted in each of validation and test
 # Coreference pairs wanted in each of validation and test: a random 1,000 of ~70,000 pairs would hold about a
 # dozen, too few to measure the right-referent share (one miss = 8 points).
 COREFERENCE_QUOTA = 60
@@ -52,7 +53,7 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
         elif any(is_held_out_arithmetic(p) for p in members):
             held.append(g)
         elif any(p.topic == "arithmetic" or p.origin == "phrasebook" for p in members):
-            train.append(g)     # the test split measures the grammar's world; the phrasebook only trains
+            train.append(g)  # the test split measures the grammar's world; the phrasebook only trains
         else:
             rest.append(g)
     out = {"train": [], "validation": [], "test": []}
@@ -68,7 +69,7 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
     for name in ("test", "validation"):
         per_sense: Counter = Counter()
         n_amb = 0
-        for rare_first in (True, False):     # every sense at least 5 times, then any ambiguous pair
+        for rare_first in (True, False):  # every sense at least 5 times, then any ambiguous pair
             for gi, g in enumerate(rest):
                 if gi in taken or n_amb >= AMBIGUOUS_QUOTA:
                     continue
@@ -80,8 +81,7 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
                     n_amb += len(g)
         n_coref = 0
         for gi, g in enumerate(rest):
-            if gi not in taken and n_coref < COREFERENCE_QUOTA and any(
-                    pairs[i].topic == "coreference" for i in g):
+            if gi not in taken and n_coref < COREFERENCE_QUOTA and any(pairs[i].topic == "coreference" for i in g):
                 taken.add(gi)
                 out[name].extend(g)
                 n_coref += len(g)

@@ -1,0 +1,201 @@
+"""The Attention heads page's views of one attention kind and layer: one head beside the mean, heads compared,
+the all-layers grid, one query token, and the pronoun's row in every head.
+
+Not a page (pages/frame.PAGES does not list it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from pages.controls import choice, dependent_index, head_picker, linked
+from pages.i18n import t
+from pages.state import tr, use_sentence
+from pages.widgets import axis_titles, chart, md
+from viz_model import figures
+from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
+from viz_model.lessons.attention_views import head_differences, top_attended
+from viz_model.lessons.coreference import pronoun_attention
+
+GRID_NAMED_TOKENS = 6  # the all-layers grid names its tokens on the axes up to this many
+COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
+
+
+@dataclass
+class LayerView:
+    """One attention kind and layer of a trace, with the labels every view draws it with."""
+
+    trace: object
+    kind: str
+    layer: int
+
+    def __post_init__(self):
+        self.attention = self.trace.attention(self.kind, self.layer)  # weights (H, Tq, Tk), rows = queries
+        self.query_tokens, self.key_tokens = self.trace.axis_tokens(self.kind)
+        # Decoder rows read token i and predict token i + 1: their labels say both ("<bos> → 我").
+        decoder_rows = self.kind != "encoder_self"
+        self.rows = figures.token_labels(
+            decoder_row_labels(self.trace.target_tokens, self.trace.predicted_tokens)
+            if decoder_rows
+            else self.query_tokens
+        )
+        self.cols = figures.token_labels(self.key_tokens)
+        self.y_title, self.x_title = axis_titles(self.kind)
+        self.mask = None if self.attention.mask.all() else self.attention.mask
+
+    @property
+    def n_heads(self) -> int:
+        return self.attention.n_heads
+
+    def heatmaps(self, panels, key: str, rows=None, cols=None, **options) -> None:
+        """Heatmaps of (P, Tq, Tk) panels on the view's axes."""
+        options = {"value_name": tr("axis.weight"), **options}
+        chart(
+            figures.heatmaps(
+                panels,
+                self.rows if rows is None else rows,
+                self.cols if cols is None else cols,
+                y_title=self.y_title,
+                x_title=self.x_title,
+                mask=self.mask,
+                masked_text=tr("axis.masked"),
+                **options,
+            ),
+            key=key,
+        )
+
+
+def heads_view(v: LayerView) -> None:
+    head = head_picker(v.n_heads)
+    titles = [tr("attention.layer_head", layer=v.layer + 1, h=head + 1), tr("attention.mean")]
+    v.heatmaps(np.stack([v.attention.weights[head], v.attention.mean_weights]), "attention.heads", panel_titles=titles)
+    st.caption(tr("attention.head_caption", layer=v.layer + 1, h=head + 1, n=v.n_heads))
+
+
+def compare_view(v: LayerView) -> None:
+    H = v.n_heads
+    chosen = linked(
+        st.multiselect,
+        tr("attention.compare_heads"),
+        range(H),
+        default=list(range(min(2, H))),
+        max_selections=4,
+        key="heads",
+        format_func=lambda h: str(h + 1),
+    )
+    if len(chosen) < 2:
+        st.info(tr("attention.compare_need_two"))
+        return
+    titles = [tr("attention.head_n", h=h + 1) for h in chosen]
+    v.heatmaps(v.attention.weights[chosen], "attention.compare_heads", panel_titles=titles)
+    st.caption(tr("attention.compare_caption"))
+    st.markdown(f"**{tr('attention.difference')}**")
+    differences = head_differences(v.attention.weights, chosen)
+    v.heatmaps(
+        np.stack([d for _, _, d in differences]),
+        "attention.difference",
+        value_name=tr("attention.value_difference"),
+        signed=True,
+        panel_titles=[tr("attention.difference_title", a=a + 1, b=b + 1) for a, b, _ in differences],
+    )
+    st.caption(tr("attention.difference_caption", first=tr("attention.head_n", h=chosen[0] + 1)))
+
+
+def grid_view(v: LayerView) -> None:
+    stack = v.trace.attention_stack(v.kind)  # (L, H, Tq, Tk)
+    # Many small panels: with more than a few tokens their names would collide, so the axes count positions
+    # and the tokens are listed under the chart.
+    by_index = max(len(v.query_tokens), len(v.key_tokens)) > GRID_NAMED_TOKENS
+    rows, cols = ([str(i) for i in range(len(labels))] if by_index else labels for labels in (v.rows, v.cols))
+    titles = [tr("attention.layer_head", layer=i + 1, h=h + 1) for i in range(stack.shape[0]) for h in range(v.n_heads)]
+    v.heatmaps(stack, "attention.grid", rows, cols, show_values=False, panel_titles=titles)
+    st.caption(tr("attention.grid_caption", kind=tr(f"attention.kind_{v.kind}")))
+    if by_index:
+        listed = [md(" ".join(f"{i}:{tok}" for i, tok in enumerate(toks))) for toks in (v.query_tokens, v.key_tokens)]
+        st.caption(tr("attention.grid_tokens", rows=listed[0], cols=listed[1]))
+
+
+def query_view(v: LayerView) -> None:
+    left, middle, right = st.columns([2, 2, 1])
+    query = dependent_index(
+        left.selectbox,
+        tr("attention.query_token"),
+        len(v.query_tokens),
+        "query",
+        format_func=lambda i: f"{i}:{v.query_tokens[i]}",
+    )
+    head = choice(
+        middle.segmented_control,
+        tr("common.head"),
+        (*range(v.n_heads), "mean"),
+        "qhead",
+        lambda h, language: t("attention.query_mean", language) if h == "mean" else str(h + 1),
+        url_text=lambda h: str(h if h == "mean" else h + 1),
+    )
+    n_keys = len(v.key_tokens)
+    top_k = linked(right.number_input, tr("attention.top_k"), 1, n_keys, min(5, n_keys), key="top")
+    weights = v.attention.mean_weights if head == "mean" else v.attention.weights[head]
+    top = top_attended(weights, query, v.key_tokens, k=int(top_k), mask=v.attention.mask)
+    chart(
+        figures.bar_chart(
+            [f"{a.position}:{figures.escape_label(a.token)}" for a in top],
+            [a.weight for a in top],
+            x_title=tr("axis.weight"),
+            y_title=v.x_title,
+        ),
+        key="attention.query_bars",
+    )
+    head_label = tr("attention.query_mean") if head == "mean" else str(head + 1)
+    token = md(f"{query}:{v.query_tokens[query]}")
+    st.caption(tr("attention.query_caption", token=token, layer=v.layer + 1, h=head_label))
+    table = {
+        tr("attention.col_rank"): list(range(1, len(top) + 1)),
+        tr("attention.col_key"): [f"{a.position}:{a.token}" for a in top],
+        tr("attention.col_weight"): [round(a.weight, 4) for a in top],
+    }
+    st.dataframe(table, hide_index=True, key="attention.query_table")
+
+
+def pronoun_view(v: LayerView) -> None:
+    """The textbook picture: every encoder layer and head, the pronoun's row of weights over the source."""
+    found = pronoun_attention(v.trace)
+    if found is None:
+        st.info(tr("attention.pronoun_none"), icon=":material/info:")
+        st.button(
+            COREFERENCE_SENTENCE,
+            key="attention.pronoun_try",
+            on_click=use_sentence,
+            args=(COREFERENCE_SENTENCE, "en2zh"),
+        )
+        return
+    L, H = found.weights.shape[:2]
+    rows = [tr("attention.layer_head", layer=f.layer + 1, h=f.head + 1) for f in found.focus]
+    chart(
+        figures.heatmaps(
+            found.weights.reshape(L * H, -1)[None],
+            rows,
+            figures.token_labels(found.labels),
+            y_title=tr("attention.pronoun_rows"),
+            x_title=tr("axis.key_source"),
+            value_name=tr("axis.weight"),
+            panel_titles=[tr("attention.pronoun_title", word=found.pronoun)],
+        ),
+        key="attention.pronoun",
+    )
+    votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items())
+    st.caption(tr("attention.pronoun_caption", word=md(found.pronoun), n=L * H, votes=votes))
+
+
+def layer_notes(v: LayerView) -> None:
+    """A computed note when most heads attend to one token (the direction tag), and what masked cells mean."""
+    sink = attention_sink(v.attention.weights, v.key_tokens, v.attention.mask)
+    if sink is not None:
+        token = md(f"{sink.position}:{sink.token}")
+        weight = f"{sink.mean_weight:.2f}"
+        st.caption(
+            tr("attention.sink_note", token=token, heads=sink.heads, n=sink.n_heads, layer=v.layer + 1, weight=weight)
+        )
+    if v.mask is not None:
+        st.caption(tr("attention.masked_caption"))

@@ -1,0 +1,159 @@
+"""The Positional encoding page's views of one sinusoidal table: the curves, the positions × dimensions table,
+the dot product between positions, and the course's d_model = 5 example, with the model's own encoding of the
+current sentence marked where the table has the model's width.
+
+Not a page (pages/frame.PAGES does not list it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from pages.state import tr
+from pages.widgets import chart
+from viz_model import figures
+from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
+from viz_model.model.positional import sinusoidal_encoding
+
+COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")
+COURSE_D_MODEL = 5
+
+
+@dataclass
+class PositionalView:
+    """The sinusoidal table the page draws, and the sentence marked on it (when its width is the model's)."""
+
+    d_model: int
+    length: int
+    result: object | None  # the translation of the current sentence, if any
+    marked: bool  # the sentence's own encoding is drawn on the table (same d_model as the model)
+
+    def __post_init__(self):
+        self.S = len(self.result.trace.source_tokens) if self.result is not None else 0
+        self.L = max(self.length, self.S) if self.marked else self.length
+        self.pe = sinusoidal_encoding(self.L, self.d_model)  # (L, d_model)
+        self.positions = np.arange(self.L)
+        self.token_labels = figures.token_labels(self.result.trace.source_labels) if self.result is not None else []
+        self.position_labels = [str(p) for p in self.positions]
+
+
+def dimension_name(j: int, d_model: int) -> str:
+    """ "dim 4 · sin, i = 2" : which function and which frequency index column j has."""
+    return tr("positional.dim_name", j=j, fn="sin" if j % 2 == 0 else "cos", i=j // 2)
+
+
+def curves_part(v: PositionalView) -> None:
+    st.subheader(tr("positional.curves"))
+    dims = st.multiselect(
+        tr("positional.dims"),
+        range(v.d_model),
+        default=default_dims(v.d_model),
+        key="positional.dims",
+        format_func=lambda j: dimension_name(j, v.d_model),
+        max_selections=8,
+    )
+    if not dims:
+        st.info(tr("positional.pick_dims"))
+        return
+    series = {dimension_name(j, v.d_model): v.pe[:, j] for j in dims}
+    marks = None
+    if v.marked:  # the sentence's own encoding, one dot per token on each curve
+        sentence_pe = v.result.trace.source_positional  # (S, d_model)
+        marks = {dimension_name(j, v.d_model): (np.arange(v.S), sentence_pe[:, j], v.token_labels) for j in dims}
+    chart(
+        figures.line_chart(
+            v.positions,
+            series,
+            x_title=tr("positional.axis_position"),
+            y_title=tr("positional.axis_pe"),
+            marks=marks,
+            marks_name=tr("positional.marks_name"),
+        ),
+        key="positional.curves",
+    )
+    st.caption(tr("positional.curves_caption"))
+
+
+def table_part(v: PositionalView) -> None:
+    st.subheader(tr("positional.table"))
+    fig = figures.heatmaps(
+        v.pe,
+        v.position_labels,
+        [str(j) for j in range(v.d_model)],
+        y_title=tr("positional.axis_position_rows"),
+        x_title=tr("axis.dimension"),
+        value_name=tr("positional.value_pe"),
+        signed=True,
+        show_values=v.L * v.d_model <= 60,
+        decimals=3,
+        tick_labels=True,
+    )
+    if v.marked:
+        figures.mark_rows(fig, 0, v.S - 1, tr("positional.sentence_rows", n=v.S), v.d_model)
+    chart(fig, key="positional.heatmap")
+    st.caption(tr("positional.table_caption"))
+    if v.marked:
+        st.markdown(f"**{tr('positional.sentence_pe')}**")
+        chart(
+            figures.heatmaps(
+                v.result.trace.source_positional,
+                v.token_labels,
+                [str(j) for j in range(v.d_model)],
+                y_title=tr("axis.token_rows"),
+                x_title=tr("axis.dimension"),
+                value_name=tr("positional.value_pe"),
+                signed=True,
+                show_values=False,
+            ),
+            key="positional.sentence",
+        )
+        st.caption(tr("positional.sentence_pe_caption"))
+
+
+def similarity_part(v: PositionalView) -> None:
+    st.subheader(tr("positional.similarity"))
+    similarity = position_similarity(v.pe)
+    chart(
+        figures.heatmaps(
+            similarity,
+            v.position_labels,
+            v.position_labels,
+            y_title=tr("positional.axis_query_position"),
+            x_title=tr("positional.axis_key_position"),
+            value_name=tr("positional.value_dot"),
+            signed=True,
+            show_values=v.L <= 12,
+            decimals=1,
+        ),
+        key="positional.similarity",
+    )
+    curves = distance_curves(similarity)
+    width = len(next(iter(curves.values())))
+    chart(
+        figures.line_chart(
+            np.arange(width),
+            {tr("positional.from_position", p=p): v for p, v in curves.items()},
+            x_title=tr("positional.axis_distance"),
+            y_title=tr("positional.value_dot"),
+            height=340,
+            dashed=True,
+        ),
+        key="positional.distance",
+    )
+    st.caption(tr("positional.similarity_caption", half=v.d_model / 2))
+
+
+def course_part() -> None:
+    st.subheader(tr("positional.course"))
+    course = sinusoidal_encoding(len(COURSE_WORDS), COURSE_D_MODEL)
+    st.dataframe(
+        figures.matrix_frame(
+            np.round(course, 4),
+            [f"{i}: {w}" for i, w in enumerate(COURSE_WORDS)],
+            [f"{j} ({'sin' if j % 2 == 0 else 'cos'})" for j in range(COURSE_D_MODEL)],
+        ),
+        key="positional.course_table",
+    )
+    st.caption(tr("positional.course_caption"))
