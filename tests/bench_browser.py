@@ -1,6 +1,7 @@
 """Browser speed benchmark, run by hand (prints figures; it is not a pass/fail test):
 
     python tests/bench_browser.py [--runs 5] [--cold-runs 3] [--pages SECTION ...] [--compare CHECKOUT]
+                                  [--model minilm]
 
 Everything is measured in headless Chromium against `streamlit run`, in the same run for the app and for a
 MINIMAL Streamlit page (a sidebar text box and one plotly heatmap), which sets the floor that Streamlit and
@@ -254,6 +255,12 @@ def main(argv=None) -> int:
         help="only these pages (sections, e.g. home tokens); skips the grid measurements",
     )
     parser.add_argument(
+        "--model",
+        choices=("ours", "minilm"),
+        default="ours",
+        help="the sidebar's model for the app's pages (minilm: the pretrained encoder's views, ?model=minilm)",
+    )
+    parser.add_argument(
         "--compare",
         metavar="CHECKOUT",
         help="another checkout of the app (a directory holding app.py), measured interleaved "
@@ -304,7 +311,10 @@ def main(argv=None) -> int:
                     ]
                     sessions[name] = Session(context, server.base_url)
                     frames[name] = FrameBytes(sessions[name])
-                    sessions[name].open("")
+                    # The sidebar's model picker: its choice carries over as the session moves between pages.
+                    sessions[name].open(
+                        "", **({"model": args.model} if name != "minimal" and args.model != "ours" else {})
+                    )
                     type_and_time(sessions[name], next(sentences))  # the first sentence: unmeasured
                 warm_pages(sessions, frames, rows, args, sentences)
                 if not args.pages:
@@ -324,7 +334,7 @@ def main(argv=None) -> int:
     floor_session = median(rows["minimal: new session"])
     print(
         f"\nBrowser benchmark ({args.runs} warm runs, {args.cold_runs} cold runs; medians, seconds; "
-        f"{os.cpu_count()} CPU cores)"
+        f"{os.cpu_count()} CPU cores; the app's pages with model: {args.model})"
     )
     print(
         f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7}  target"
