@@ -7,6 +7,7 @@ from pages.frame import PAGES, frame
 from pages.sidebar import show_translation
 from pages.state import link_params, presenting, sentence, tr
 from pages.widgets import chart, explanation, folded, page_title
+from viz_model import figures
 from viz_model.lessons.model_card import model_card_rows
 
 frame()
@@ -58,27 +59,7 @@ with right:
         model_card()
 
 st.subheader(tr("home.architecture"))
-arch_labels = {
-    name: tr(f"home.arch_{name}")
-    for name in (
-        "encoder",
-        "decoder",
-        "embedding",
-        "positional",
-        "self_attn",
-        "masked_self_attn",
-        "cross_attn",
-        "ffn",
-        "add_norm",
-        "linear",
-        "softmax",
-        "inputs",
-        "outputs",
-        "probabilities",
-        "layers",
-        "memory",
-    )
-}
+arch_labels = {name: tr(f"home.arch_{name}") for name in figures.ARCHITECTURE_PARTS}
 chart(
     architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
     key="home.architecture",

@@ -79,26 +79,7 @@ def test_shape_errors_are_clear():
 
 
 def test_architecture_names_the_parts():
-    labels = {
-        k: k.upper()
-        for k in (
-            "encoder",
-            "decoder",
-            "embedding",
-            "positional",
-            "self_attn",
-            "masked_self_attn",
-            "cross_attn",
-            "ffn",
-            "add_norm",
-            "linear",
-            "softmax",
-            "inputs",
-            "outputs",
-            "probabilities",
-            "memory",
-        )
-    }
+    labels = {k: k.upper() for k in figures.ARCHITECTURE_PARTS}
     labels["layers"] = "{n}x"
     fig = figures.architecture(labels, 3, 2)
     texts = {a.text for a in fig.layout.annotations}

@@ -6,7 +6,7 @@ heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree
 """
 
 from .charts import bar_chart, line_chart, scatter_map, vector_moves
-from .diagram import architecture
+from .diagram import ARCHITECTURE_PARTS, architecture
 from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
 from .look import (
     BACKGROUND_COLOUR,
@@ -30,6 +30,7 @@ from .look import (
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 
 __all__ = [
+    "ARCHITECTURE_PARTS",
     "BACKGROUND_COLOUR",
     "BEST_PATH_COLOUR",
     "FONT",

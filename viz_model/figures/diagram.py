@@ -6,6 +6,26 @@ import plotly.graph_objects as go
 
 from .look import BLUE, DARK, GREY, LOOK, PART_FILLS, TRANSPARENT, escape_label
 
+# The parts the diagram names; `labels` maps each to its text in the interface language ("layers" is "{n}x").
+ARCHITECTURE_PARTS = (
+    "encoder",
+    "decoder",
+    "embedding",
+    "positional",
+    "self_attn",
+    "masked_self_attn",
+    "cross_attn",
+    "ffn",
+    "add_norm",
+    "linear",
+    "softmax",
+    "inputs",
+    "outputs",
+    "probabilities",
+    "layers",
+    "memory",
+)
+
 
 def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int) -> go.Figure:
     """The encoder–decoder Transformer as boxes and arrows (Vaswani et al. 2017, Figure 1).
