@@ -16,6 +16,7 @@ from .look import (
     LOOK,
     MID_GREY,
     SERIES_COLOURS,
+    arrow,
     axis_layout,
     escape_label,
     margins,
@@ -234,24 +235,7 @@ def vector_moves(
     )
     for k, (label, start, end) in enumerate(moves):
         colour = SERIES_COLOURS[(k + 1) % len(SERIES_COLOURS)]
-        arrows.append(
-            dict(
-                x=float(end[0]),
-                y=float(end[1]),
-                ax=float(start[0]),
-                ay=float(start[1]),
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                text="",
-                showarrow=True,
-                arrowhead=3,
-                arrowsize=1.4,
-                arrowwidth=2.5,
-                arrowcolor=colour,
-            )
-        )
+        arrows.append(arrow(start, end, colour, head=3, size=1.4, width=2.5))
         traces.append(
             go.Scatter(
                 x=[float(end[0])],

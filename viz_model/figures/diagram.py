@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .look import BLUE, DARK, GREY, LOOK, PART_FILLS, TRANSPARENT, escape_label
+from .look import BLUE, DARK, GREY, LOOK, PART_FILLS, TRANSPARENT, arrow, escape_label
 
 # The parts the diagram names; `labels` maps each to its text in the interface language ("layers" is "{n}x").
 ARCHITECTURE_PARTS = (
@@ -115,38 +115,9 @@ def architecture(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers
     ]
     for (x0, x1), ya, yb in arrows:
         xm = (x0 + x1) / 2
-        fig.add_annotation(
-            x=xm,
-            y=yb,
-            ax=xm,
-            ay=ya,
-            xref="x",
-            yref="y",
-            axref="x",
-            ayref="y",
-            text="",
-            showarrow=True,
-            arrowhead=2,
-            arrowsize=1.2,
-            arrowcolor=GREY,
-        )
+        fig.add_annotation(arrow((xm, ya), (xm, yb), GREY))
     # The encoder's output feeds every decoder layer's cross-attention (as keys and values).
-    fig.add_annotation(
-        x=dec[0],
-        y=4.9,
-        ax=enc[1] + 0.25,
-        ay=6.2,
-        xref="x",
-        yref="y",
-        axref="x",
-        ayref="y",
-        text="",
-        showarrow=True,
-        arrowhead=2,
-        arrowsize=1.4,
-        arrowwidth=2,
-        arrowcolor=BLUE,
-    )
+    fig.add_annotation(arrow((enc[1] + 0.25, 6.2), (dec[0], 4.9), BLUE, size=1.4, width=2))
     memory = "<br>".join(escape_label(line) for line in labels["memory"].split("\n"))
     fig.add_annotation(
         x=(enc[1] + dec[0]) / 2 + 0.2, y=4.6, text=memory, showarrow=False, font=dict(size=12, color=BLUE)

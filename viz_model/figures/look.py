@@ -110,6 +110,29 @@ MAX_CELLS_WITH_VALUES = 230
 TICK_PAD, TITLE_ROOM = 8, 30  # px: between tick labels and the plot; one line of axis title
 
 
+def arrow(
+    start: tuple[float, float], end: tuple[float, float], colour: str, head: int = 2, size: float = 1.2, width=None
+) -> dict:
+    """A plotly annotation drawing an arrow from start to end, both in data coordinates (width None: plotly's)."""
+    style = {} if width is None else {"arrowwidth": width}
+    return dict(
+        x=float(end[0]),
+        y=float(end[1]),
+        ax=float(start[0]),
+        ay=float(start[1]),
+        xref="x",
+        yref="y",
+        axref="x",
+        ayref="y",
+        text="",
+        showarrow=True,
+        arrowhead=head,
+        arrowsize=size,
+        arrowcolor=colour,
+        **style,
+    )
+
+
 def escape_label(text) -> str:
     """A label safe for plotly: `<b>` typed by a user stays the four characters `<b>`."""
     return html.escape(str(text), quote=False)
