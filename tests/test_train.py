@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from viz_model.model.config import ModelConfig
-from viz_model.training.train import TrainConfig, is_rehearsal_step, learning_rate, train
+from viz_model.training.train import TrainConfig, learning_rate, train
 
 TINY = ModelConfig(
     vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64, max_len=40, dropout=0.0
@@ -115,14 +115,3 @@ def test_a_share_of_training_sources_lose_their_final_mark():
     assert [e.source_ids for e in many] == [
         e.source_ids for e in make_examples(pairs * 40, tokenizer, 40, 0.25, random.Random(0))
     ]
-
-
-def test_arithmetic_rehearsal_schedule():
-    """Mixed steps rehearse arithmetic every 4th step from step 3,500 and every other step from 7,000."""
-    cfg = TrainConfig()
-    assert not any(is_rehearsal_step(s, cfg) for s in range(cfg.arithmetic_first_steps, cfg.arithmetic_rehearsal_from))
-    middle = range(cfg.arithmetic_rehearsal_from, cfg.arithmetic_final_from)
-    assert sum(is_rehearsal_step(s, cfg) for s in middle) == len(middle) // cfg.arithmetic_rehearsal_every
-    final = range(cfg.arithmetic_final_from, cfg.steps)
-    assert [is_rehearsal_step(s, cfg) for s in final[:4]] == [True, False, True, False]
-    assert sum(is_rehearsal_step(s, cfg) for s in final) == len(final) // cfg.arithmetic_final_every

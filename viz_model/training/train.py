@@ -69,10 +69,6 @@ class TrainConfig:
     # arithmetic batch: a quarter of the steps, short sequences, so cheap.
     arithmetic_rehearsal_from: int = 3500
     arithmetic_rehearsal_every: int = 4
-    # With the phrasebook doubled, held-out arithmetic ended at 85% (92% greedy on validation) under that
-    # rehearsal; the last steps, at the lowest learning rates, rehearse every other step.
-    arithmetic_final_from: int = 7000
-    arithmetic_final_every: int = 2
     # People type "I saw a saw" without the full stop far more often than the corpus writes it so. Without
     # this, the model reads the missing stop as "the sentence goes on" and repeats itself, or takes a
     # question for a statement (78% right on test sentences with the final mark removed, against 97% with
@@ -119,15 +115,6 @@ def batches(examples: list[Example], batch_size: int, rng: random.Random):
             rng.shuffle(group)
             for indices in group:
                 yield [examples[i] for i in indices]
-
-
-def is_rehearsal_step(step: int, cfg: TrainConfig) -> bool:
-    """Whether this mixed-phase step trains on an arithmetic batch (a rehearsal) instead of the corpus."""
-    if step >= cfg.arithmetic_final_from:
-        return (step - cfg.arithmetic_final_from) % cfg.arithmetic_final_every == 0
-    if step >= cfg.arithmetic_rehearsal_from:
-        return (step - cfg.arithmetic_rehearsal_from) % cfg.arithmetic_rehearsal_every == 0
-    return False
 
 
 def learning_rate(step: int, cfg: TrainConfig) -> float:
@@ -239,7 +226,10 @@ def train(
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
             group["weight_decay"] = cfg.weight_decay if arithmetic_phase else cfg.mixed_weight_decay
-        rehearsal = is_rehearsal_step(step, cfg)
+        rehearsal = (
+            step >= cfg.arithmetic_rehearsal_from
+            and (step - cfg.arithmetic_rehearsal_from) % cfg.arithmetic_rehearsal_every == 0
+        )
         batch = next(arithmetic_stream if arithmetic_phase or rehearsal else stream)
         src, dec_in, dec_out = collate(batch, tokenizer)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
