@@ -33,7 +33,7 @@ SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder
 
 @dataclass
 class TrainConfig:
-    steps: int = 7500
+    steps: int = 7000
     batch_size: int = 128  # sentence pairs per step
     peak_lr: float = 1.5e-3
     warmup_steps: int = 400  # post-LN needs a gentle start
