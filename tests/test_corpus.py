@@ -6,8 +6,10 @@ import pytest
 
 from viz_model import corpus
 from viz_model.corpus import COURSE_SENTENCES, SentencePair
+from viz_model.corpus.capitals import capitalised_forms
 from viz_model.corpus.evalset import everyday_keys, normalise
-from viz_model.model.tokenizer import Tokenizer, english_words
+from viz_model.corpus.phrasebook import load_phrasebook
+from viz_model.model.tokenizer import CAPITALS_FILE, Tokenizer, detokenize, english_words
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +44,30 @@ def test_pair_fields(pairs):
         assert p.direction in ("both", "en2zh", "zh2en")
         assert all(t == t.lower() for t in p.en_tokens)
         assert p.zh == "".join(p.zh_tokens)
+
+
+# ---- capitals: names written as the phrasebook's writers write them -------------------------------------
+def test_capitalised_forms_count_only_mid_sentence_uses():
+    forms = capitalised_forms(
+        [
+            "I live in Beijing.",
+            "We flew to Beijing: Paris was next.",  # after a colon counts as a start
+            "Summer is hot. Summer is long.",  # only ever first: no evidence either way
+            "Ask Tom's sister, not Tom. Tom is out.",  # "Tom's" is the tokens "tom" "'s"
+            "The TV is on and the TV is loud.",
+            "The festival is long. I like the Festival.",  # capitalised half the time: not kept
+        ]
+    )
+    assert forms == {"beijing": "Beijing", "tom": "Tom", "tv": "TV"}
+
+
+def test_shipped_capitals_file_is_the_phrasebooks(pairs):
+    shipped = dict(row.split("\t") for row in CAPITALS_FILE.read_text(encoding="utf-8").splitlines()[1:])
+    assert shipped == capitalised_forms(en for en, _, _ in load_phrasebook())
+    assert {"beijing", "english", "monday", "wi-fi", "wechat"} <= set(shipped)
+    # and the output side uses them: the model's lower-case tokens come back capitalised
+    assert detokenize(["winter", "in", "beijing", "is", "cold", "."], "en") == "Winter in Beijing is cold."
+    assert detokenize(["please", "answer", "in", "english", "."], "en") == "Please answer in English."
 
 
 # ---- a bijection: one translation per sentence, both ways ---------------------------------------------

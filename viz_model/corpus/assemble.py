@@ -21,6 +21,7 @@ from pathlib import Path
 from viz_model.model.tokenizer import UNK, Tokenizer, detokenize, english_words
 
 from . import grammar
+from .capitals import capitalised_forms, write_capitals
 from .evalset import everyday_keys, normalise
 from .everyday import everyday_phrases
 from .grammar import COURSE_SENTENCES, MAX_LEN, MIN_LEN, SentencePair, _dedupe, lexicon, split_corpus
@@ -195,6 +196,7 @@ def write_corpus(out_dir: Path = OUT_DIR, seed: int = 0, splits: dict | None = N
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     seed = int(argv[0]) if argv else 0
+    write_capitals(capitalised_forms(en for en, _, _ in load_phrasebook()))
     pairs = generate_pairs(seed)
     counts = write_corpus(OUT_DIR, seed, split_corpus(pairs, seed))
     en_types = {t for p in pairs for t in p.en_tokens}

@@ -319,8 +319,11 @@ def _is_foreign(ch: str) -> bool:
     return not _CJK.match(ch) and ch not in _CHINESE_PUNCTUATION
 
 
-# English is lower-cased on the way in; on the way out these words get their capitals back.
-EN_CAPITALISED = {
+# English is lower-cased on the way in; on the way out names get their capitals back: this hand list, and
+# every word the phrasebook's writers capitalise mid-sentence (`viz_model.corpus.capitals`, written with the
+# corpus; without the file only the hand list applies).
+CAPITALS_FILE = Path(__file__).resolve().parents[2] / "assets" / "corpus" / "capitals.tsv"
+_HAND_CAPITALISED = {
     "i": "I",
     "fbi": "FBI",
     "tv": "TV",
@@ -340,6 +343,25 @@ EN_CAPITALISED = {
     "saturday": "Saturday",
     "sunday": "Sunday",
 }
+
+
+def _load_capitals(path: Path = CAPITALS_FILE) -> dict[str, str]:
+    try:
+        rows = path.read_text(encoding="utf-8").splitlines()[1:]
+    except OSError:
+        return {}
+    return dict(row.split("\t", 1) for row in rows if "\t" in row)
+
+
+EN_CAPITALISED = _load_capitals() | _HAND_CAPITALISED
+
+
+def reload_capitals() -> None:
+    """Read the capitals file again (after the corpus build has rewritten it)."""
+    EN_CAPITALISED.clear()
+    EN_CAPITALISED.update(_load_capitals() | _HAND_CAPITALISED)
+
+
 EN_SENTENCE_END = (".", "?", "!")
 
 
