@@ -148,36 +148,44 @@ def positional_page() -> None:
     n, d = compared.learned.shape
     st.info(tr("pretrained.learned_vs_fixed", d=d), icon=":material/info:")
     positions = [str(p) for p in range(n)]
-    chart(
-        figures.heatmaps(
-            compared.learned,
-            positions,
-            [str(j) for j in range(d)],
-            y_title=tr("positional.axis_position_rows"),
-            x_title=tr("axis.dimension"),
-            value_name=tr("positional.value_pe"),
-            signed=True,
-            show_values=False,
-            zrange=(-compared.colour_limit, compared.colour_limit),
-            title=tr("pretrained.learned_table", n=n - 1),
-        ),
-        key="positional.minilm_table",
-    )
-    chart(
-        figures.heatmaps(
-            compared.cosines,
-            positions,
-            positions,
-            y_title=tr("positional.axis_query_position"),
-            x_title=tr("positional.axis_key_position"),
-            value_name=tr("pretrained.value_cosine"),
-            signed=True,
-            show_values=False,
-            panel_titles=[tr("pretrained.learned_cosine"), tr("pretrained.sinusoid_cosine", d=d)],
-        ),
-        key="positional.minilm_cosine",
-    )
-    st.caption(tr("pretrained.positions_caption"))
+
+    def table_part() -> None:
+        chart(
+            figures.heatmaps(
+                compared.learned,
+                positions,
+                [str(j) for j in range(d)],
+                y_title=tr("positional.axis_position_rows"),
+                x_title=tr("axis.dimension"),
+                value_name=tr("positional.value_pe"),
+                signed=True,
+                show_values=False,
+                zrange=(-compared.colour_limit, compared.colour_limit),
+                title=tr("pretrained.learned_table", n=n - 1),
+            ),
+            key="positional.minilm_table",
+        )
+        st.caption(tr("pretrained.positions_table_caption"))
+
+    def cosine_part() -> None:
+        chart(
+            figures.heatmaps(
+                compared.cosines,
+                positions,
+                positions,
+                y_title=tr("positional.axis_query_position"),
+                x_title=tr("positional.axis_key_position"),
+                value_name=tr("pretrained.value_cosine"),
+                signed=True,
+                show_values=False,
+                panel_titles=[tr("pretrained.learned_cosine"), tr("pretrained.sinusoid_cosine", d=d)],
+            ),
+            key="positional.minilm_cosine",
+        )
+        st.caption(tr("pretrained.positions_cosine_caption"))
+
+    # One chart a rerun: the table alone is 40 × 384 numbers.
+    sections("msection", {"pretrained.tab_learned": table_part, "pretrained.tab_position_cosine": cosine_part})
 
 
 def similarity_page() -> None:

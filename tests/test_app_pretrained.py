@@ -11,7 +11,7 @@ import pytest
 from pages.cache import PRETRAINED_DIR_ENV
 from pages.frame import PAGES
 from pages.i18n import t
-from tests.app_harness import all_text, decode, errors, figure, heatmap_panels, open_app, translator
+from tests.app_harness import all_text, decode, errors, figure, figures, heatmap_panels, open_app, translator
 from tests.hostile_inputs import hostile
 from tests.test_pretrained_views import reference, tiny_bert_directory
 from viz_model.lessons.pretrained_views import COREFERENCE_SENTENCE, ENGLISH_EXAMPLE
@@ -155,6 +155,16 @@ def test_positions_are_the_learned_table(minilm):
         table, minilm.model.embeddings.position_embeddings.weight[:40].detach().numpy(), atol=1e-6
     )
     assert t("pretrained.learned_vs_fixed", "en", d=384)[:40] in all_text(at)
+    assert len(figures(at)) == 1  # one section drawn a rerun: the cosine maps wait for their section
+    at.session_state["msection"] = "pretrained.tab_position_cosine"
+    at.run()
+    learned, sinusoid = heatmap_panels(figure(at, "positional.minilm_cosine"))
+    rows = minilm.model.embeddings.position_embeddings.weight[:40].detach().numpy().astype(np.float64)
+    unit = rows / np.linalg.norm(rows, axis=-1, keepdims=True)
+    np.testing.assert_allclose(learned, unit @ unit.T, atol=1e-4)
+    # the sinusoid's cosine depends on the distance only: constant along each diagonal
+    assert np.allclose(np.diagonal(sinusoid, 3), np.diagonal(sinusoid, 3)[0], atol=1e-4)
+    assert len(figures(at)) == 1 and at.query_params["msection"] == "tab_position_cosine"
 
 
 @pytest.mark.parametrize("page", ["pages/beam_search.py", "pages/metrics.py"])
