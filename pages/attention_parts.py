@@ -18,6 +18,7 @@ from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
 from viz_model.lessons.coreference import pronoun_attention
+from viz_model.model.trace import TranslationTrace
 
 GRID_NAMED_TOKENS = 6  # the all-layers grid names its tokens on the axes up to this many
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -27,7 +28,7 @@ COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too ti
 class LayerView:
     """One attention kind and layer of a trace, with the labels every view draws it with."""
 
-    trace: object
+    trace: TranslationTrace
     kind: str
     layer: int
 

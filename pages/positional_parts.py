@@ -16,6 +16,7 @@ from pages.widgets import chart
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
+from viz_model.model.translator import Translation
 
 COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")
 COURSE_D_MODEL = 5
@@ -27,7 +28,7 @@ class PositionalView:
 
     d_model: int
     length: int
-    result: object | None  # the translation of the current sentence, if any
+    result: Translation | None  # the translation of the current sentence, if any
     marked: bool  # the sentence's own encoding is drawn on the table (same d_model as the model)
 
     def __post_init__(self):

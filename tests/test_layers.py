@@ -68,3 +68,13 @@ def test_no_module_of_viz_model_names_streamlit():
     texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "viz_model").rglob("*.py")}
     assert texts
     assert [name for name, text in texts.items() if "import streamlit" in text or "from streamlit" in text] == []
+
+
+def test_pages_stay_thin():
+    """A page reads settings, calls viz_model and draws; its views live in `*_parts` modules. 150 lines is
+    the line a page must not cross (the layering aims at 120)."""
+    from pages.frame import PAGES
+
+    sizes = {p.file: len((ROOT / p.file).read_text(encoding="utf-8").splitlines()) for p in PAGES}
+    assert len(sizes) == 8
+    assert {file: n for file, n in sizes.items() if n > 150} == {}
