@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.test_pretrained_views import tiny_bert_directory
 from viz_model.model.pretrained import (
     EncoderView,
     PretrainedEncoder,
@@ -22,22 +23,7 @@ TEXT = "The animal didn't cross the street because it was too tired."
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory):
     """A randomly initialised 2-layer, 4-head BERT with MiniLM's vocabulary, built from a config (no download)."""
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
-    directory = tmp_path_factory.mktemp("tiny-bert")
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=30522,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        intermediate_size=64,
-        max_position_embeddings=128,
-    )
-    BertModel(config).save_pretrained(directory)
-    AutoTokenizer.from_pretrained(minilm_path()).save_pretrained(directory)
-    return PretrainedEncoder.load(directory, name="tiny-bert")
+    return PretrainedEncoder.load(tiny_bert_directory(tmp_path_factory.mktemp("tiny-bert")), name="tiny-bert")
 
 
 @pytest.fixture(scope="module")
