@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from viz_model.model.tokenizer import CAPITALS_FILE, CLITICS, reload_capitals
+from viz_model.model.tokenizer import CAPITALS_FILE, reload_capitals, without_clitic
 
 # A word as the tokenizer keeps it (inner hyphens and apostrophes), or a mark that ends a sentence.
 _WORD_OR_END = re.compile(r"[A-Za-z]+(?:['\-][A-Za-z]+)*|[.?!:\"]")
@@ -33,10 +33,7 @@ def capitalised_forms(sentences: Iterable[str]) -> dict[str, str]:
             if not word[0].isalpha():
                 sentence_start = True  # also after a colon or an opening quote
                 continue
-            for clitic in CLITICS:  # "Tom's" is the tokens "tom" "'s"
-                if word.lower().endswith(clitic) and len(word) > len(clitic):
-                    word = word[: -len(clitic)]
-                    break
+            word = without_clitic(word)  # "Tom's" is the tokens "tom" "'s"
             if not sentence_start:
                 seen[word.lower()][word] += 1
             sentence_start = False

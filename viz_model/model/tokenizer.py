@@ -310,6 +310,12 @@ def english_words(text: str) -> list[str]:
     return out
 
 
+def without_clitic(word: str) -> str:
+    """The word the tokenizer keeps before a clitic, case kept ("Tom's" -> "Tom", "Didn't" -> "Did")."""
+    match = _CONTRACTION.match(word.lower())
+    return word[: len(match.group(1))] if match else word
+
+
 def _is_chinese_char(ch: str) -> bool:
     return bool(_CJK.match(ch))
 
