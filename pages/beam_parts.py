@@ -6,6 +6,8 @@ Not a page (pages/frame.PAGES does not list it)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -28,7 +30,7 @@ from viz_model.lessons.search_views import (
     typed_prefix,
 )
 from viz_model.model.tokenizer import detokenize
-from viz_model.model.translator import output_tokens
+from viz_model.model.translator import SearchSettings, output_tokens
 
 STEP = "step"  # 1-based step shown in the tree, owned by the slider, in the URL
 
@@ -66,11 +68,11 @@ def _move_step(delta: int, n_steps: int) -> None:
 
 
 @st.fragment
-def step_view(text: str, direction: str, width: int, alpha: float, max_len: int) -> None:
+def step_view(text: str, direction: str, settings: SearchSettings) -> None:
     """The tree up to the chosen step, with a slider and previous/next buttons; redrawn alone when they move."""
-    record = translate(text, direction, width, alpha, max_len).record
+    record = translate(text, direction, settings).record
     n = len(record.steps)
-    signature = (text, direction, width, alpha, max_len)
+    signature = (text, direction, settings)
     linked = "beam.step_for" not in st.session_state and STEP in st.query_params and n > 1
     if not linked and (
         st.session_state.get("beam.step_for") != signature or not 1 <= st.session_state.get(STEP, 0) <= n
@@ -154,9 +156,9 @@ def hypotheses_table(record, language: str) -> None:
     st.caption(tr("beam.hypotheses_caption", alpha=record.length_penalty_alpha))
 
 
-def compare_greedy(text, direction, record, alpha, max_len, language) -> None:
+def compare_greedy(text, direction, settings, record, language) -> None:
     st.subheader(tr("beam.greedy_vs_beam"))
-    greedy = search(text, direction, 1, alpha, max_len)  # the search alone: no trace is drawn
+    greedy = search(text, direction, replace(settings, beam_width=1))  # the search alone: no trace is drawn
     for column, found, title in zip(
         st.columns(2), (greedy, record), (tr("beam.greedy"), tr("beam.beam", k=record.beam_width))
     ):
@@ -170,7 +172,7 @@ def compare_greedy(text, direction, record, alpha, max_len, language) -> None:
     st.caption(tr("beam.greedy_vs_beam_caption"))
 
 
-def what_if(text, direction, width, alpha, max_len, record, language) -> None:
+def what_if(text, direction, settings, record, language) -> None:
     st.subheader(tr("beam.what_if"))
     best_path = record.best_path_nodes()
     if not best_path:
@@ -206,7 +208,7 @@ def what_if(text, direction, width, alpha, max_len, record, language) -> None:
     if not prefix:
         st.info(tr("beam.whatif_unknown_prefix"))
         return
-    forced = search(text, direction, width, alpha, max_len, prefix=" ".join(prefix))  # no trace needed
+    forced = search(text, direction, replace(settings, prefix=" ".join(prefix)))  # no trace needed
     new, old = score(text, direction, output_tokens(forced)), score(text, direction, output_tokens(record))
     for column, title, found, scored in zip(
         st.columns(2),

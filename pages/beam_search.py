@@ -24,6 +24,7 @@ from viz_model.lessons.toy_search import (
     path_factors,
 )
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings
 
 
 def sentence_part() -> None:
@@ -33,14 +34,15 @@ def sentence_part() -> None:
     text, direction = sentence()
     config = translator().config
     c1, c2, c3 = st.columns(3)
-    width = linked(c1.slider, tr("beam.width"), 1, 8, 4, key="width", help=tr("beam.width_help"))
+    width = linked(c1.slider, tr("beam.width"), 1, 8, DEFAULT_BEAM_WIDTH, key="width", help=tr("beam.width_help"))
     alpha = linked(
         c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha", help=tr("beam.alpha_help")
     )
     max_len = linked(
         c3.slider, tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len", help=tr("beam.max_len_help")
     )
-    translation = translate(text, direction, width, alpha, max_len)
+    settings = SearchSettings(beam_width=width, length_penalty=alpha, max_len=max_len)
+    translation = translate(text, direction, settings)
     record = translation.record
     st.markdown(f"**{tr('beam.output')}**")
     st.text(translation.output_text or "∅")
@@ -48,13 +50,13 @@ def sentence_part() -> None:
 
     def tree_part() -> None:
         st.subheader(tr("beam.tree"))
-        step_view(text, direction, width, alpha, max_len)
+        step_view(text, direction, settings)
         st.caption(tr("beam.tree_caption"))
 
     def hypotheses_part() -> None:
         st.subheader(tr("beam.hypotheses"))
         hypotheses_table(record, language)
-        compare_greedy(text, direction, record, alpha, max_len, language)
+        compare_greedy(text, direction, settings, record, language)
 
     # One part at a time, each drawn only while open: together they were five tables, a chart and three more
     # searches on every new sentence.
@@ -63,7 +65,7 @@ def sentence_part() -> None:
         {
             "beam.part_tree": tree_part,
             "beam.part_hypotheses": hypotheses_part,
-            "beam.part_what_if": lambda: what_if(text, direction, width, alpha, max_len, record, language),
+            "beam.part_what_if": lambda: what_if(text, direction, settings, record, language),
             "beam.part_bleu": lambda: bleu_part(text, direction, translation),
         },
     )

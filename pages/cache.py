@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import streamlit as st
@@ -22,7 +23,7 @@ from viz_model.lessons.pretrained_views import (
 )
 from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
-from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, SequenceScore
+from viz_model.model.decoding import SequenceScore
 from viz_model.model.pretrained import (
     EncoderView,
     PretrainedEncoder,
@@ -31,10 +32,11 @@ from viz_model.model.pretrained import (
     minilm_path,
 )
 from viz_model.model.search_record import SearchRecord
-from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translation, Translator
+from viz_model.model.translator import SearchSettings, Translation, Translator
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
 TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
+DEFAULT_SEARCH = SearchSettings()  # the app's settings: the sidebar's and every page's translation
 
 
 def model_dir() -> Path:
@@ -62,62 +64,37 @@ def translator() -> Translator:
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _translate(
-    directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int, prefix: str
-) -> Translation:
-    return _load_translator(directory).translate(
-        text, direction, beam_width=beam_width, length_penalty=length_penalty, max_len=max_len, prefix=prefix
-    )
+def _translate(directory: str, text: str, direction: str, settings: SearchSettings) -> Translation:
+    return _load_translator(directory).translate(text, direction, **asdict(settings))
 
 
-def translate(
-    text: str,
-    direction: str,
-    beam_width: int = DEFAULT_BEAM_WIDTH,
-    length_penalty: float = DEFAULT_LENGTH_PENALTY,
-    max_len: int | None = None,
-    prefix: str = "",
-) -> Translation:
+def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEARCH) -> Translation:
     """Beam search + trace of one sentence, cached per (model, text, direction, search settings). The sidebar
     uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
     cache, so its default view is the sidebar's translation, not a second search."""
-    return _translate(*_search_key(text, direction, beam_width, length_penalty, max_len, prefix))
+    return _translate(str(model_dir()), text, direction, _normalised(settings))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _search(
-    directory: str, text: str, direction: str, beam_width: int, length_penalty: float, max_len: int, prefix: str
-) -> SearchRecord:
-    return _load_translator(directory).search(
-        text, direction, beam_width=beam_width, length_penalty=length_penalty, max_len=max_len, prefix=prefix
-    )
+def _search(directory: str, text: str, direction: str, settings: SearchSettings) -> SearchRecord:
+    return _load_translator(directory).search(text, direction, **asdict(settings))
 
 
-def search(
-    text: str,
-    direction: str,
-    beam_width: int = DEFAULT_BEAM_WIDTH,
-    length_penalty: float = DEFAULT_LENGTH_PENALTY,
-    max_len: int | None = None,
-    prefix: str = "",
-) -> SearchRecord:
+def search(text: str, direction: str, settings: SearchSettings = DEFAULT_SEARCH) -> SearchRecord:
     """The beam search alone, no trace (Translator.search), cached like `translate`: for a view that shows
     the search and not the attention."""
-    return _search(*_search_key(text, direction, beam_width, length_penalty, max_len, prefix))
+    return _search(str(model_dir()), text, direction, _normalised(settings))
 
 
-def _search_key(text: str, direction: str, beam_width, length_penalty, max_len: int | None, prefix: str) -> tuple:
-    """The arguments of a cached search: the model's directory and the settings in one form (numbers as int and
-    float, the length capped at the model's), so equal settings share one cache entry."""
+def _normalised(settings: SearchSettings) -> SearchSettings:
+    """The settings in one form (numbers as int and float, the length capped at the model's), so equal
+    settings share one cache entry (Streamlit hashes a dataclass by its fields' values)."""
     full_length = translator().config.max_len
-    return (
-        str(model_dir()),
-        text,
-        direction,
-        int(beam_width),
-        float(length_penalty),
-        min(int(max_len or full_length), full_length),
-        prefix,
+    return replace(
+        settings,
+        beam_width=int(settings.beam_width),
+        length_penalty=float(settings.length_penalty),
+        max_len=min(int(settings.max_len or full_length), full_length),
     )
 
 

@@ -23,6 +23,17 @@ from .transformer import Transformer
 DEFAULT_BEAM_WIDTH = 4
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a beam search runs; the defaults are the app's and the command line's. Frozen: one instance can
+    be a default argument and a cache key."""
+
+    beam_width: int = DEFAULT_BEAM_WIDTH  # 1 is greedy search
+    length_penalty: float = DEFAULT_LENGTH_PENALTY  # α in score = log P / L^α
+    max_len: int | None = None  # target tokens at most; None: the model's max_len
+    prefix: str = ""  # forces the first target words (its unknown words are left out)
+
+
 def normalise_direction(direction: str | None, default: str = "en2zh") -> str:
     """Any unknown value (e.g. from a hand-edited URL) falls back to the default."""
     return direction if direction in DIRECTIONS else default
@@ -95,48 +106,29 @@ class Translator:
         """True when the text has no token at all (blank, or only invisible characters)."""
         return not self.tokenizer.split(text)[0]
 
-    def search(
-        self,
-        text: str,
-        direction: str = "en2zh",
-        beam_width: int = DEFAULT_BEAM_WIDTH,
-        length_penalty: float = DEFAULT_LENGTH_PENALTY,
-        max_len: int | None = None,
-        prefix: str = "",
-    ) -> SearchRecord:
+    def search(self, text: str, direction: str = "en2zh", **settings) -> SearchRecord:
         """Beam search alone, without the trace: for views that show the search and not the attention.
-        `prefix` forces its first target words (its unknown words are left out)."""
-        return self._search(self.encode(text, direction), beam_width, length_penalty, max_len, prefix)
+        `settings` are SearchSettings' fields, e.g. beam_width=1 for greedy search."""
+        return self._search(self.encode(text, direction), SearchSettings(**settings))
 
-    def _search(
-        self, source: Tokenized, beam_width: int, length_penalty: float, max_len: int | None, prefix: str
-    ) -> SearchRecord:
-        prefix_ids = [i for i in self.tokenizer.ids(self.tokenizer.split(prefix)[0]) if i != self.tokenizer.unk_id][
-            : self.config.max_len - 2
-        ]
+    def _search(self, source: Tokenized, settings: SearchSettings) -> SearchRecord:
+        words = self.tokenizer.split(settings.prefix)[0]
+        prefix_ids = [i for i in self.tokenizer.ids(words) if i != self.tokenizer.unk_id][: self.config.max_len - 2]
         return beam_search(
             self.model,
             self.tokenizer,
             source.ids,
-            beam_width=beam_width,
-            max_len=max_len,
-            length_penalty=length_penalty,
+            beam_width=settings.beam_width,
+            max_len=settings.max_len,
+            length_penalty=settings.length_penalty,
             prefix=prefix_ids,
         )
 
-    def translate(
-        self,
-        text: str,
-        direction: str = "en2zh",
-        beam_width: int = DEFAULT_BEAM_WIDTH,
-        length_penalty: float = DEFAULT_LENGTH_PENALTY,
-        max_len: int | None = None,
-        prefix: str = "",
-    ) -> Translation:
-        """Translate with beam search and trace the best output. `prefix` forces its first target words."""
+    def translate(self, text: str, direction: str = "en2zh", **settings) -> Translation:
+        """Translate with beam search (`settings` as for `search`) and trace the best output."""
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
-        record = self._search(source, beam_width, length_penalty, max_len, prefix)
+        record = self._search(source, SearchSettings(**settings))
         output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
         trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
         language = DIRECTIONS[direction][1]
