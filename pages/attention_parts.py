@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from pages.controls import choice, dependent_index, head_picker, linked
+from pages.controls import choice, head_picker, linked, token_index
 from pages.i18n import t
 from pages.state import tr, use_sentence
 from pages.widgets import axis_titles, chart, md
@@ -120,13 +120,7 @@ def grid_view(v: LayerView) -> None:
 
 def query_view(v: LayerView) -> None:
     left, middle, right = st.columns([2, 2, 1])
-    query = dependent_index(
-        left.selectbox,
-        tr("attention.query_token"),
-        len(v.query_tokens),
-        "query",
-        format_func=lambda i: f"{i}:{v.query_tokens[i]}",
-    )
+    query = token_index(left, tr("attention.query_token"), v.query_tokens, "query")
     head = choice(
         middle.segmented_control,
         tr("common.head"),

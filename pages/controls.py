@@ -237,3 +237,8 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, *
     if share:
         st.session_state[_KEPT + key] = value
     return value
+
+
+def token_index(where, label: str, tokens: list[str], key: str) -> int:
+    """A token picked by its position in a sequence, listed "i:token" (a `dependent_index` selectbox)."""
+    return dependent_index(where.selectbox, label, len(tokens), key, format_func=lambda i: f"{i}:{tokens[i]}")

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from pages.state import tr
-from pages.widgets import chart
+from pages.widgets import chart, vectors_chart
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
@@ -97,18 +97,8 @@ def table_part(v: PositionalView) -> None:
     st.caption(tr("positional.table_caption"))
     if v.marked:
         st.markdown(f"**{tr('positional.sentence_pe')}**")
-        chart(
-            figures.heatmaps(
-                v.result.trace.source_positional,
-                v.token_labels,
-                [str(j) for j in range(v.d_model)],
-                y_title=tr("axis.token_rows"),
-                x_title=tr("axis.dimension"),
-                value_name=tr("positional.value_pe"),
-                signed=True,
-                show_values=False,
-            ),
-            key="positional.sentence",
+        vectors_chart(
+            v.result.trace.source_positional, v.token_labels, tr("positional.value_pe"), "positional.sentence"
         )
         st.caption(tr("positional.sentence_pe_caption"))
 

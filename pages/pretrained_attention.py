@@ -116,33 +116,26 @@ def side_by_side(view: EncoderView, hide: bool) -> None:
     with right:
         st.markdown(f"**{tr('pretrained.model_minilm')}**")
         layer, head = _layer_head(view, "mlayer", "mhead")
-    a, b = ours_weights[o_layer, o_head], weights[layer, head]
-    zrange = common_range(a, b)
-    with left:
+    zrange = common_range(ours_weights[o_layer, o_head], weights[layer, head])
+    _pair_map(left, ours_labels, ours_weights, o_layer, o_head, zrange, "attention.side_ours")
+    _pair_map(right, labels, weights, layer, head, zrange, "attention.side_minilm")
+    st.caption(tr("pretrained.side_caption", top=f"{zrange[1]:.2f}"))
+
+
+def _pair_map(where, labels: list[str], weights: np.ndarray, layer: int, head: int, zrange, key: str) -> None:
+    """One model's head in the side-by-side pair: compact, on the scale the pair shares."""
+    with where:
         chart(
             _heatmap(
-                a,
-                ours_labels,
-                zrange=zrange,
-                show_values=False,
-                compact=True,
-                panel_titles=[tr("attention.layer_head", layer=o_layer + 1, h=o_head + 1)],
-            ),
-            key="attention.side_ours",
-        )
-    with right:
-        chart(
-            _heatmap(
-                b,
+                weights[layer, head],
                 labels,
                 zrange=zrange,
                 show_values=False,
                 compact=True,
                 panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1)],
             ),
-            key="attention.side_minilm",
+            key=key,
         )
-    st.caption(tr("pretrained.side_caption", top=f"{zrange[1]:.2f}"))
 
 
 def coreference_part() -> None:

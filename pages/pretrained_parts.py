@@ -9,9 +9,9 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
-from pages.controls import catalogue_labels, choice, dependent_index
+from pages.controls import catalogue_labels, choice, dependent_index, token_index
 from pages.state import sentence, tr, use_sentence
-from pages.widgets import chart, md, sections
+from pages.widgets import chart, md, sections, vectors_chart
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
@@ -110,19 +110,7 @@ def tokens_page() -> None:
 
     def vectors_part() -> None:
         layer = layer_slider(view)
-        chart(
-            figures.heatmaps(
-                view.hidden_states[layer],
-                labels,
-                [str(j) for j in range(view.embeddings.shape[1])],
-                y_title=tr("axis.token_rows"),
-                x_title=tr("axis.dimension"),
-                value_name=tr("tokens.value_vector"),
-                signed=True,
-                show_values=False,
-            ),
-            key="tokens.minilm_vectors",
-        )
+        vectors_chart(view.hidden_states[layer], labels, tr("tokens.value_vector"), "tokens.minilm_vectors")
         st.caption(tr("pretrained.vectors_caption", d=view.embeddings.shape[1]))
 
     sections("msection", {"pretrained.tab_pieces": pieces_part, "pretrained.tab_vectors": vectors_part})
@@ -248,13 +236,7 @@ def step_page() -> None:
         left.selectbox, tr("common.layer"), view.n_layers, "mlayer", format_func=lambda i: str(i + 1)
     )
     head = dependent_index(middle.selectbox, tr("common.head"), view.n_heads, "mhead", format_func=lambda h: str(h + 1))
-    query = dependent_index(
-        right.selectbox,
-        tr("step.query_token"),
-        len(view.pieces),
-        "mquery",
-        format_func=lambda i: f"{i}:{view.labels[i]}",
-    )
+    query = token_index(right, tr("step.query_token"), view.labels, "mquery")
     step = head_step(view, layer, head, query)
     keys = figures.token_labels(view.labels)
     st.dataframe(

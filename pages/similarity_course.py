@@ -86,36 +86,28 @@ def hand_part() -> None:
         + tr("similarity.headline", cos=f"{example.cosine[i, j]:.2f}", weights=weights_text(pair.weights, pair.words))
     )
     shown = [figures.escape_label(w) for w in words]
+
+    def word_map(where, name: str, matrix, title: str, signed: bool) -> None:
+        with where:
+            chart(
+                figures.heatmaps(
+                    matrix,
+                    shown,
+                    shown,
+                    y_title=tr("similarity.axis_query_word"),
+                    x_title=tr("similarity.axis_key_word"),
+                    value_name=tr(f"similarity.value_{name}"),
+                    signed=signed,
+                    panel_titles=[title],
+                    compact=True,
+                ),
+                key=f"similarity.hand_{name}",
+            )
+
     left, right = st.columns(2)
-    with left:
-        chart(
-            figures.heatmaps(
-                example.cosine,
-                shown,
-                shown,
-                y_title=tr("similarity.axis_query_word"),
-                x_title=tr("similarity.axis_key_word"),
-                value_name=tr("similarity.value_cosine"),
-                signed=True,
-                panel_titles=[tr("similarity.measure_cosine")],
-                compact=True,
-            ),
-            key="similarity.hand_cosine",
-        )
-    with right:
-        chart(
-            figures.heatmaps(
-                example.softmax,
-                shown,
-                shown,
-                y_title=tr("similarity.axis_query_word"),
-                x_title=tr("similarity.axis_key_word"),
-                value_name=tr("similarity.value_softmax"),
-                panel_titles=[tr("similarity.softmax_of", measure=tr("similarity.measure_cosine"))],
-                compact=True,
-            ),
-            key="similarity.hand_softmax",
-        )
+    cosine = tr("similarity.measure_cosine")
+    word_map(left, "cosine", example.cosine, cosine, signed=True)
+    word_map(right, "softmax", example.softmax, tr("similarity.softmax_of", measure=cosine), signed=False)
     st.caption(tr("similarity.hand_matrix_caption"))
 
     st.markdown(f"**{tr('similarity.moves')}**")

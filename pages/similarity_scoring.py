@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.cache import translator
-from pages.controls import dependent_index, head_picker
+from pages.controls import head_picker, token_index
 from pages.state import tr
 from pages.widgets import chart, md, require_translation
 from viz_model import figures
@@ -22,9 +22,7 @@ def scoring_part() -> None:
     attention = result.trace.attention("encoder_self", 0)
     tokens = result.trace.source_labels or result.trace.source_tokens
     left, right = st.columns(2)
-    query = dependent_index(
-        left.selectbox, tr("similarity.scoring_query"), len(tokens), "query", format_func=lambda i: f"{i}:{tokens[i]}"
-    )
+    query = token_index(left, tr("similarity.scoring_query"), tokens, "query")
     head = head_picker(attention.n_heads, right)
     found = head_scoring(attention, translator().attention_parameters("encoder_self", 0), head, query)
     labels = figures.token_labels(tokens)

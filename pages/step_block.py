@@ -10,27 +10,13 @@ import streamlit as st
 
 from pages.cache import translator
 from pages.state import tr
-from pages.widgets import chart
+from pages.widgets import vectors_chart
 from viz_model import figures
 from viz_model.lessons.block_view import trace_block_view
 
 
 def _heatmap(panels, rows, key: str, titles, x_title: str | None = None) -> None:
-    cols = [str(j) for j in range(panels[0].shape[1])]
-    chart(
-        figures.heatmaps(
-            panels,
-            rows,
-            cols,
-            y_title=tr("axis.token_rows"),
-            x_title=x_title or tr("axis.dimension"),
-            value_name=tr("step.value"),
-            signed=True,
-            show_values=False,
-            panel_titles=titles,
-        ),
-        key=key,
-    )
+    vectors_chart(panels, rows, tr("step.value"), key, x_title, panel_titles=titles)
 
 
 def block_part(trace, kind: str, layer: int) -> None:

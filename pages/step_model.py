@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
-from pages.controls import attention_controls, dependent_index, head_picker
+from pages.controls import attention_controls, head_picker, token_index
 from pages.pretrained_parts import pretrained_picked, step_page
 from pages.state import tr
 from pages.step_block import block_part
@@ -32,13 +32,7 @@ def model_mode() -> None:
     query_tokens, key_tokens = result.trace.axis_tokens(kind)
     left, right = st.columns(2)
     head = head_picker(H, left)
-    query = dependent_index(
-        right.selectbox,
-        tr("step.query_token"),
-        len(query_tokens),
-        "query",
-        format_func=lambda i: f"{i}:{query_tokens[i]}",
-    )
+    query = token_index(right, tr("step.query_token"), query_tokens, "query")
     step = attention_step(attention, translator().attention_parameters(kind, layer), head, query)
     d_model, d_k = step.x_query.shape[1], step.q.shape[1]
     keys = figures.token_labels(key_tokens)

@@ -8,7 +8,7 @@ from pages.controls import linked
 from pages.frame import frame
 from pages.pretrained_parts import pretrained_picked, tokens_page
 from pages.state import labeller, tr
-from pages.widgets import chart, explanation, md, page_title, require_translation, sections
+from pages.widgets import chart, explanation, md, page_title, require_translation, sections, vectors_chart
 from viz_model import figures
 from viz_model.lessons import embeddings as lesson
 from viz_model.model.tokenizer import EOS
@@ -29,7 +29,6 @@ if result is None:
 model = translator()
 source = result.source
 labels = figures.token_labels(source.labels)
-dims = [str(j) for j in range(model.config.d_model)]
 
 
 def tokenization_part() -> None:
@@ -53,20 +52,8 @@ def tokenization_part() -> None:
 def embeddings_part() -> None:
     st.subheader(tr("tokens.embeddings"))
     embeddings = result.trace.source_embeddings  # (S, d) rows of the table, unscaled
-    chart(
-        figures.heatmaps(
-            embeddings,
-            labels,
-            dims,
-            y_title=tr("axis.token_rows"),
-            x_title=tr("axis.dimension"),
-            value_name=tr("tokens.value_embedding"),
-            signed=True,
-            show_values=False,
-        ),
-        key="tokens.embeddings",
-    )
-    st.caption(tr("tokens.embeddings_caption", d=len(dims)))
+    vectors_chart(embeddings, labels, tr("tokens.value_embedding"), "tokens.embeddings")
+    st.caption(tr("tokens.embeddings_caption", d=model.config.d_model))
 
 
 def map_part() -> None:
@@ -109,23 +96,16 @@ def neighbours_part() -> None:
 def input_part() -> None:
     st.subheader(tr("tokens.input"))
     scaled, positional, total = lesson.encoder_input_parts(result.trace)
-    chart(
-        figures.heatmaps(
-            np.stack([scaled, positional, total]),
-            labels,
-            dims,
-            y_title=tr("axis.token_rows"),
-            x_title=tr("axis.dimension"),
-            value_name=tr("tokens.value_vector"),
-            signed=True,
-            show_values=False,
-            panel_titles=[
-                tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
-                tr("tokens.panel_positional"),
-                tr("tokens.panel_sum"),
-            ],
-        ),
-        key="tokens.input",
+    vectors_chart(
+        np.stack([scaled, positional, total]),
+        labels,
+        tr("tokens.value_vector"),
+        "tokens.input",
+        panel_titles=[
+            tr("tokens.panel_embedding", scale=result.trace.embedding_scale),
+            tr("tokens.panel_positional"),
+            tr("tokens.panel_sum"),
+        ],
     )
     st.caption(tr("tokens.input_caption"))
 

@@ -1,12 +1,13 @@
 """The pieces every page is built from: title and explanation box, sections and folded parts that run only
-while shown, the chart element, a position picker that stays valid, the attention selectors, and Markdown
-escaping for text a user typed."""
+while shown, the chart element and its heatmap of token vectors, a position picker that stays valid, the
+attention selectors, and Markdown escaping for text a user typed."""
 
 from __future__ import annotations
 
 import string
 from collections.abc import Callable
 
+import numpy as np
 import streamlit as st
 
 from pages.cache import translate, translator
@@ -64,22 +65,15 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     row = st
     if presenting():  # a teacher clicks through the sections like slides
         back, row, forward = st.columns([1, 10, 1], vertical_alignment="center")
-        back.button(
-            "",
-            key=f"{key}.previous",
-            icon=":material/arrow_back:",
-            help=tr("common.previous"),
-            on_click=_move_section,
-            args=(key, names, -1),
-        )
-        forward.button(
-            "",
-            key=f"{key}.next",
-            icon=":material/arrow_forward:",
-            help=tr("common.next"),
-            on_click=_move_section,
-            args=(key, names, 1),
-        )
+        for column, name, arrow, step in ((back, "previous", "back", -1), (forward, "next", "forward", 1)):
+            column.button(
+                "",
+                key=f"{key}.{name}",
+                icon=f":material/arrow_{arrow}:",
+                help=tr(f"common.{name}"),
+                on_click=_move_section,
+                args=(key, names, step),
+            )
     chosen = choice(row.segmented_control, tr("common.sections"), names, **kwargs)
     parts.get(chosen, next(iter(parts.values())))()
 
@@ -130,29 +124,42 @@ def chart(fig, key: str) -> None:
     )
     # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
     # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).
-    row = st.container(horizontal=True, gap="small")
-    row.download_button(
-        tr("common.download_svg"),
-        lambda: figure_svg(fig),
-        file_name=f"{name}.svg",
-        mime="image/svg+xml",
-        key=f"{key}.svg",
-        on_click="ignore",
-        icon=":material/image:",
-        type="tertiary",
-    )
+    downloads = [("svg", lambda: figure_svg(fig), "image/svg+xml", "image")]
     table = figure_csv(fig)
     if table is not None:
+        downloads.append(("csv", table, "text/csv", "download"))
+    row = st.container(horizontal=True, gap="small")
+    for extension, data, mime, icon in downloads:
         row.download_button(
-            tr("common.download_csv"),
-            table,
-            file_name=f"{name}.csv",
-            mime="text/csv",
-            key=f"{key}.csv",
+            tr(f"common.download_{extension}"),
+            data,
+            file_name=f"{name}.{extension}",
+            mime=mime,
+            key=f"{key}.{extension}",
             on_click="ignore",
-            icon=":material/download:",
+            icon=f":material/{icon}:",
             type="tertiary",
         )
+
+
+def vectors_chart(panels, rows: list[str], value_name: str, key: str, x_title: str | None = None, **options) -> None:
+    """Vectors as a heatmap, one row a token and one column a dimension (or `x_title`'s unit): signed colours,
+    and the numbers on hover only, as a row holds tens of them. `panels`: one matrix, or several side by side
+    (`panel_titles` in `options`, with any other option of figures.heatmaps)."""
+    chart(
+        figures.heatmaps(
+            panels,
+            rows,
+            [str(j) for j in range(np.shape(panels)[-1])],
+            y_title=tr("axis.token_rows"),
+            x_title=x_title or tr("axis.dimension"),
+            value_name=value_name,
+            signed=True,
+            show_values=False,
+            **options,
+        ),
+        key=key,
+    )
 
 
 # Which side of the translation each attention kind's rows (queries) and columns (keys) come from.
