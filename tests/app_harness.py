@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from pages.i18n import t
 from viz_model.figures.export import decoded
 from viz_model.model import checkpoint
 
@@ -42,36 +43,11 @@ def _random_model(directory: Path) -> None:
     from viz_model.model.tokenizer import Tokenizer
     from viz_model.model.transformer import Transformer
 
-    words = [
-        "please",
-        "buy",
-        "an",
-        "apple",
-        "and",
-        "an",
-        "orange",
-        ".",
-        "i",
-        "saw",
-        "a",
-        "the",
-        "cat",
-        "sat",
-        "on",
-        "mat",
-        "bat",
-        "flew",
-        "out",
-        "of",
-        "cave",
-        "one",
-        "plus",
-        "three",
-        "equals",
-        "four",
-        "b",
-    ]
-    tokenizer = Tokenizer.from_corpus([words, list("我看见了一把锯子。苹果和橙")])
+    english = (
+        "please buy an apple and an orange . i saw a the cat sat on mat "
+        "bat flew out of cave one plus three equals four b"
+    )
+    tokenizer = Tokenizer.from_corpus([english.split(), list("我看见了一把锯子。苹果和橙")])
     torch.manual_seed(0)
     config = ModelConfig(
         vocab_size=len(tokenizer), d_model=32, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=64
@@ -162,6 +138,18 @@ def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> App
     at.run()
     assert errors(at) == []
     return at
+
+
+def tables(at: AppTest, column_key: str, lang: str = "en") -> list:
+    """The tables (DataFrames) with a column titled by catalogue key `column_key` in `lang`: display tables
+    carry no element key."""
+    column = t(column_key, lang)
+    return [df.value for df in at.dataframe if column in df.value.columns]
+
+
+def table(at: AppTest, column_key: str, lang: str = "en"):
+    """The first of `tables`."""
+    return tables(at, column_key, lang)[0]
 
 
 def chart_keys(at: AppTest) -> list[str]:

@@ -8,17 +8,9 @@ from viz_model.figures import escape_label, token_labels
 from viz_model.lessons.attention_notes import decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
 
+# The fixtures `at` and `trace` (tests/conftest.py) open PAGE on this sentence and trace it.
+PAGE = "pages/attention.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
-
-
-@pytest.fixture(scope="module")
-def at():
-    return open_app("pages/attention.py", text=TEXT, direction=DIRECTION)
-
-
-@pytest.fixture(scope="module")
-def trace():
-    return translator().translate(TEXT, DIRECTION).trace
 
 
 def choose(at, **state):

@@ -18,6 +18,8 @@ from tests.app_harness import (
     open_app,
     open_section,
     set_widgets,
+    table,
+    tables,
     translator,
 )
 from viz_model.lessons.metrics import bleu, metric_tokens
@@ -25,13 +27,9 @@ from viz_model.lessons.references import find_reference
 from viz_model.model.decoding import greedy_search
 from viz_model.model.tokenizer import EOS, detokenize
 
+# The fixture `at` (tests/conftest.py) opens PAGE on this sentence.
 PAGE = "pages/beam_search.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
-
-
-def table(at, column_key):
-    column = t(column_key, "en")
-    return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
 def tree_nodes(fig):
@@ -61,11 +59,6 @@ def test_renders(name, lang):
     # The course's toy example is its own section, which runs only when chosen (and needs no sentence).
     open_section(at, "section", "beam.tab_course", lang)
     assert chart_keys(at) == ["beam.toy_tree"]
-
-
-@pytest.fixture(scope="module")
-def at():
-    return open_app(PAGE, text=TEXT, direction=DIRECTION)
 
 
 def settings(at, part="tree", **state):
@@ -160,7 +153,7 @@ def test_bleu_against_the_corpus_reference(at):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_course_toy_example(lang):
     at = open_section(open_app(PAGE, text="", lang=lang), "section", "beam.tab_course", lang)
-    results = table_in(at, lang, "beam.col_product")
+    results = table(at, "beam.col_product", lang)
     assert results["P"].tolist() == ["0.048", "0.054", "0.054"]
     assert results[t("beam.col_product", lang)].tolist()[:2] == ["0.5 × 0.4 × 0.4 × 0.6", "0.5 × 0.3 × 0.6 × 0.6"]
     line = [m.value for m in at.markdown if m.value.startswith("####")][0]
@@ -176,19 +169,13 @@ def test_course_toy_example(lang):
     assert best
     at.session_state["beam.toy_width"] = 1
     at.run()
-    assert table_in(at, lang, "beam.col_product")["P"].tolist()[1] == "0.048"
-
-
-def table_in(at, lang, column_key):
-    column = t(column_key, lang)
-    return next(df.value for df in at.dataframe if column in df.value.columns)
+    assert table(at, "beam.col_product", lang)["P"].tolist()[1] == "0.048"
 
 
 def test_each_part_is_a_section_drawn_only_when_chosen():
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
-    hypotheses_column = t("beam.col_finished", "en")
     assert chart_keys(at) == ["beam.tree"]  # the search tree opens first …
-    assert not [df for df in at.dataframe if hypotheses_column in df.value.columns]  # … and only it
+    assert not tables(at, "beam.col_finished")  # … and only it
     open_section(at, "part", "beam.part_hypotheses")
     assert chart_keys(at) == [] and table(at, "beam.col_finished") is not None
     open_section(at, "part", "beam.part_bleu")
@@ -222,7 +209,7 @@ def test_the_step_tables_columns_are_wide_enough_for_what_they_hold(lang):
 
 def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
     at = open_app(PAGE, text=TEXT, direction=DIRECTION)
-    assert not [df for df in at.dataframe if t("beam.col_status", "en") in df.value.columns]  # folded
+    assert not tables(at, "beam.col_status")  # folded
     record = translator().translate(TEXT, DIRECTION).record
     at.session_state["beam.step_table_open"] = True  # unfold, as a click on the expander does
     for step in (len(record.steps), 1, 2):  # it stays open as the step moves

@@ -14,18 +14,16 @@ from tests.app_harness import (
     figure,
     open_app,
     open_section,
+    table,
+    tables,
     translator,
 )
 from viz_model.lessons.metrics import bleu, metric_tokens, perplexity, rouge_n
 from viz_model.lessons.references import find_reference
 
+# The fixture `at` (tests/conftest.py) opens PAGE on this sentence.
 PAGE = "pages/metrics.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
-
-
-def table(at, column_key, lang="en"):
-    column = t(column_key, lang)
-    return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -42,13 +40,12 @@ def test_renders(name, lang):
     assert at.text_input(key="metrics.candidate").value == result.output_text
     # BLEU first, one metric per section, and only the chosen one is drawn: no chart until perplexity is opened.
     assert chart_keys(at) == []
-    precisions = [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
-    assert len(precisions) == (1 if reference else 0)
+    assert len(tables(at, "metrics.col_precision", lang)) == (1 if reference else 0)
     assert bool(at.info) == (not reference)  # no reference: a prompt instead of BLEU
     open_section(at, "part", "metrics.perplexity", lang)
     expected = ["metrics.ppl_candidate"] if result.output_tokens else []
     assert chart_keys(at) == sorted(expected + (["metrics.ppl_reference"] if reference else []))
-    assert not [df for df in at.dataframe if t("metrics.col_precision", lang) in df.value.columns]
+    assert not tables(at, "metrics.col_precision", lang)
     assert_user_text_escaped(at)
 
 
@@ -66,11 +63,6 @@ def test_course_example_is_one_click_away(lang):
     open_section(at, "cpart", "metrics.rouge", lang)
     rouge = table(at, "metrics.col_recall", lang)
     assert rouge[t("metrics.col_fraction", lang)].tolist() == ["4/6", "3/5", "1/4", "0/3"]
-
-
-@pytest.fixture(scope="module")
-def at():
-    return open_app(PAGE, text=TEXT, direction=DIRECTION)
 
 
 def test_numbers_on_the_users_pair(at):
@@ -111,11 +103,11 @@ def test_ngram_tables_are_drawn_when_unfolded():
     at.session_state["mode"] = "course"
     at.run()
     clipped = t("metrics.col_clipped", "en")
-    assert not [df for df in at.dataframe if clipped in df.value.columns]  # folded: not drawn
+    assert not tables(at, "metrics.col_clipped")  # folded: not drawn
     at.session_state["metrics.course_bleu.ngram_tables"] = True  # unfold, as a click does
     at.run()
-    tables = [df.value for df in at.dataframe if clipped in df.value.columns]
-    unigrams = tables[0].set_index(t("metrics.col_gram", "en"))
+    ngrams = tables(at, "metrics.col_clipped")
+    unigrams = ngrams[0].set_index(t("metrics.col_gram", "en"))
     # the course's candidate "A B B C D": B occurs twice but the reference has it once, so it counts once
     assert unigrams.loc["B", t("metrics.col_count", "en")] == 2 and unigrams.loc["B", clipped] == 1
-    assert sum(table[clipped].sum() for table in tables) == 4 + 3 + 1 + 0  # the matches of p1…p4
+    assert sum(shown[clipped].sum() for shown in ngrams) == 4 + 3 + 1 + 0  # the matches of p1…p4

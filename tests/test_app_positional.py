@@ -19,6 +19,7 @@ from tests.app_harness import (
 from viz_model.lessons.positional_views import position_similarity
 from viz_model.model.positional import sinusoidal_encoding
 
+# The fixtures `at` and `trace` (tests/conftest.py) open PAGE on this sentence and trace it.
 PAGE = "pages/positional.py"
 TEXT, DIRECTION = "I saw a saw.", "en2zh"
 # chosen section -> the charts it draws (the model's own encoding of the sentence is added on the table section)
@@ -48,16 +49,6 @@ def test_renders(name, lang):
         if name == "empty":
             assert at.info
         assert_user_text_escaped(at)
-
-
-@pytest.fixture(scope="module")
-def at():
-    return open_app(PAGE, text=TEXT, direction=DIRECTION)
-
-
-@pytest.fixture(scope="module")
-def trace():
-    return translator().translate(TEXT, DIRECTION).trace
 
 
 def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):

@@ -18,11 +18,13 @@ from tests.app_harness import (
     open_app,
     open_section,
     set_widgets,
+    table,
     translator,
 )
 from viz_model.figures import token_labels
 from viz_model.lessons.similarity import similarity_matrices
 
+# The fixtures `at` and `trace` (tests/conftest.py) open PAGE on this sentence and trace it.
 PAGE = "pages/similarity.py"
 TEXT, DIRECTION = "Please buy an apple and an orange.", "en2zh"
 TABLE = "similarity.hand_table.0"
@@ -63,16 +65,6 @@ def test_the_chosen_section_survives_a_language_switch():
     assert sections.options == [t(f"similarity.tab_{name}", "zh") for name in ("sentence", "scoring", "course")]
     assert sections.value == at.session_state["section"] == "similarity.tab_course"  # a stable name
     assert chart_keys(at) == ["similarity.hand_cosine", "similarity.hand_softmax", "similarity.moves_plane"]
-
-
-@pytest.fixture(scope="module")
-def at():
-    return open_app(PAGE, text=TEXT, direction=DIRECTION)
-
-
-@pytest.fixture(scope="module")
-def trace():
-    return translator().translate(TEXT, DIRECTION).trace
 
 
 def choose(at, **state):
@@ -150,12 +142,6 @@ def test_q_and_k_of_a_head_give_its_attention(at, trace):
     np.testing.assert_allclose(panels["dot"], attention.scores[1], rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(panels["scaled_dot"], attention.scaled_scores[1], rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(panels["scaled_dot_softmax"], attention.weights[1], atol=1e-5)
-
-
-def table(at, column_key):
-    """The table with a column titled by catalogue key `column_key` (display tables carry no element key)."""
-    column = t(column_key, "en")
-    return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
 @pytest.fixture(scope="module")
