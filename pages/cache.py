@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
@@ -32,11 +32,10 @@ from viz_model.model.pretrained import (
     minilm_path,
 )
 from viz_model.model.search_record import SearchRecord
-from viz_model.model.translator import SearchSettings, Translation, Translator
+from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translation, Translator
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
 TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
-DEFAULT_SEARCH = SearchSettings()  # the app's settings: the sidebar's and every page's translation
 
 
 def model_dir() -> Path:
@@ -49,11 +48,18 @@ def _load_translator(directory: str) -> Translator:
 
     # Many browser sessions share 2 cores: one thread per forward pass avoids oversubscription.
     torch.set_num_threads(1)
-    loaded = Translator.load(Path(directory))
-    # Streamlit collects garbage after every script run (runner.postScriptGC). With torch, plotly and pandas
-    # loaded that walks ~250k long-lived objects on every rerun, holding the GIL, so the server sends nothing
-    # meanwhile. Freezing what exists now (modules, the model) keeps those objects out of every later
-    # collection; objects made by the reruns are still collected.
+    return _long_lived(Translator.load(Path(directory)))
+
+
+def _long_lived(loaded):
+    """`loaded`, after moving every object that exists now out of the garbage collector's reach.
+
+    Streamlit collects garbage after every script run (runner.postScriptGC). With torch, plotly and pandas
+    loaded that walks ~250k long-lived objects on every rerun, holding the GIL, so the server sends nothing
+    meanwhile; transformers and MiniLM add ~220k more. Freezing what exists once a model or an index is
+    loaded (modules, weights, tables) keeps those objects out of every later collection; objects made by
+    the reruns are still collected. One collection first, so no garbage is frozen with them."""
+    gc.collect()
     gc.freeze()
     return loaded
 
@@ -65,7 +71,7 @@ def translator() -> Translator:
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _translate(directory: str, text: str, direction: str, settings: SearchSettings) -> Translation:
-    return _load_translator(directory).translate(text, direction, **asdict(settings))
+    return _load_translator(directory).translate(text, direction, settings)
 
 
 def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEARCH) -> Translation:
@@ -77,7 +83,7 @@ def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEAR
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _search(directory: str, text: str, direction: str, settings: SearchSettings) -> SearchRecord:
-    return _load_translator(directory).search(text, direction, **asdict(settings))
+    return _load_translator(directory).search(text, direction, settings)
 
 
 def search(text: str, direction: str, settings: SearchSettings = DEFAULT_SEARCH) -> SearchRecord:
@@ -111,7 +117,7 @@ def score(text: str, direction: str, target_tokens) -> SequenceScore:
 
 @st.cache_resource(show_spinner=False)
 def _sentence_index(language: str) -> SentenceIndex:
-    return SentenceIndex.from_corpus(language)
+    return _long_lived(SentenceIndex.from_corpus(language))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
@@ -131,10 +137,14 @@ def vocabulary_map(n_components: int):
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
+def _architecture_json(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int) -> dict:
+    return figures.architecture(labels, n_encoder_layers, n_decoder_layers).to_plotly_json()
+
+
 def architecture_figure(labels: dict[str, str], n_encoder_layers: int, n_decoder_layers: int):
-    """The diagram does not depend on the sentence: built once per language (plotly's validation of its
-    many annotations and shapes would be a large share of every rerun of the Home page)."""
-    return figures.architecture(labels, n_encoder_layers, n_decoder_layers)
+    """The diagram does not depend on the sentence: built and validated once per language, then each rerun
+    gets a copy of its JSON as a figure (a cached Figure would be validated again on every copy)."""
+    return figures.unvalidated(_architecture_json(labels, n_encoder_layers, n_decoder_layers))
 
 
 # The pretrained encoder beside our translator (viz_model.model.pretrained), picked in the sidebar.
@@ -153,7 +163,7 @@ def _load_pretrained(directory: str) -> PretrainedEncoder:
 
     os.environ["HF_HUB_OFFLINE"] = "1"  # local files only: nothing is downloaded at run time
     torch.set_num_threads(1)
-    return PretrainedEncoder.load(directory, name="MiniLM")
+    return _long_lived(PretrainedEncoder.load(directory, name="MiniLM"))
 
 
 def pretrained() -> PretrainedEncoder:

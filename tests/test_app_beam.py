@@ -26,6 +26,7 @@ from viz_model.lessons.metrics import bleu, metric_tokens
 from viz_model.lessons.references import find_reference
 from viz_model.model.decoding import greedy_search
 from viz_model.model.tokenizer import EOS, detokenize
+from viz_model.model.translator import SearchSettings
 
 # The fixture `at` (tests/conftest.py) opens PAGE on this sentence.
 PAGE = "pages/beam_search.py"
@@ -69,7 +70,9 @@ def settings(at, part="tree", **state):
 
 def test_tree_step_by_step(at):
     settings(at, width=3, alpha=0.5, max_len=12)
-    record = translator().translate(TEXT, DIRECTION, beam_width=3, length_penalty=0.5, max_len=12).record
+    record = (
+        translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=3, length_penalty=0.5, max_len=12)).record
+    )
     n = len(record.steps)
     assert at.session_state["step"] == 1  # a new search opens at its first step
     assert sorted(tree_nodes(figure(at, "beam.tree"))) == [c.hypothesis for c in record.steps[0].candidates]
@@ -120,7 +123,7 @@ def test_greedy_equals_greedy_search(at):
 
 def test_what_if_forces_the_chosen_token(at):
     settings(at, "what_if", width=2, alpha=0.75, max_len=10, whatif_step=0, prefix="")
-    record = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10).record
+    record = translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=2, max_len=10)).record
     alternatives = [
         c
         for c in record.steps[0].candidates
@@ -129,7 +132,7 @@ def test_what_if_forces_the_chosen_token(at):
     if not alternatives:
         pytest.skip("the model left no alternative at step 1")
     chosen = alternatives[0]
-    forced = translator().translate(TEXT, DIRECTION, beam_width=2, max_len=10, prefix=chosen.token)
+    forced = translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=2, max_len=10, prefix=chosen.token))
     assert forced.output_tokens[0] == chosen.token
     assert (detokenize(forced.record.hypotheses[0].tokens, "zh") or "∅") in [x.value for x in at.text]
     score = translator().score(TEXT, DIRECTION, " ".join(forced.output_tokens))
@@ -232,16 +235,21 @@ def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
 
 def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
     # With the app's own settings the page's search is the sidebar's translation: one beam search, not two.
-    from viz_model.model.translator import Translator
+    from viz_model.model.translator import DEFAULT_SEARCH, Translator
 
     calls = []
     original = Translator.translate
-    monkeypatch.setattr(Translator, "translate", lambda self, *a, **k: calls.append(k) or original(self, *a, **k))
+
+    def translate(self, text, direction, settings=DEFAULT_SEARCH):
+        calls.append(settings)
+        return original(self, text, direction, settings)
+
+    monkeypatch.setattr(Translator, "translate", translate)
     at = open_app(PAGE, text="The teacher will open the black umbrella.", direction=DIRECTION)  # not cached yet
     assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
     assert len(calls) == 1
     settings(at, width=3)
-    assert len(calls) == 2 and calls[-1]["beam_width"] == 3
+    assert len(calls) == 2 and calls[-1].beam_width == 3
 
 
 def test_the_page_opens_on_a_sentence_where_beam_and_greedy_differ():

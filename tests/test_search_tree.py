@@ -7,6 +7,7 @@ import pytest
 from viz_model import figures
 from viz_model.lessons.search_tree import ROOT, tree_layout
 from viz_model.lessons.toy_search import beam_search, course_next_probs, greedy_search
+from viz_model.model.translator import SearchSettings
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +153,6 @@ def test_tree_labels_never_overlap_on_the_models_trees(text, direction):
     from tests.app_harness import translator
 
     for width in (2, 5, 8):
-        record = translator().search(text, direction, beam_width=width)
+        record = translator().search(text, direction, SearchSettings(beam_width=width))
         _assert_labels_apart(tree_layout(record), 12)
         _assert_labels_apart(tree_layout(record), 16)

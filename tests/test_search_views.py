@@ -18,7 +18,7 @@ from viz_model.lessons.search_views import (
 from viz_model.lessons.toy_search import beam_search, course_next_probs
 from viz_model.model.search_record import Hypothesis, SearchRecord
 from viz_model.model.tokenizer import EOS, UNK, detokenize
-from viz_model.model.translator import output_tokens
+from viz_model.model.translator import SearchSettings, output_tokens
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +68,8 @@ def test_a_typed_prefix_drops_unknown_words():
 
 def test_search_alone_is_the_translations_search():
     model = translator()
-    found = model.search("I saw a saw.", "en2zh", beam_width=3, max_len=12)
-    translation = model.translate("I saw a saw.", "en2zh", beam_width=3, max_len=12)
+    found = model.search("I saw a saw.", "en2zh", SearchSettings(beam_width=3, max_len=12))
+    translation = model.translate("I saw a saw.", "en2zh", SearchSettings(beam_width=3, max_len=12))
     assert isinstance(found, SearchRecord)
     assert [h.tokens for h in found.hypotheses] == [h.tokens for h in translation.record.hypotheses]
     assert output_tokens(found) == translation.output_tokens
@@ -77,7 +77,7 @@ def test_search_alone_is_the_translations_search():
     assert [r.output for r in rows] == [detokenize(h.tokens, "zh") for h in found.hypotheses]
     other = next((c.token for c in alternatives(found, 0) if c.token.isalnum()), None)
     if other is not None:  # forcing another first word
-        forced = model.search("I saw a saw.", "en2zh", beam_width=3, prefix=other)
+        forced = model.search("I saw a saw.", "en2zh", SearchSettings(beam_width=3, prefix=other))
         assert output_tokens(forced)[0] == other
 
 
@@ -91,7 +91,7 @@ def test_the_beam_pages_default_sentence_shows_beam_and_greedy_differ():
     greedy, beam, gain = contrast(model, pick.text, pick.direction)
     assert greedy != beam and gain > 0, (pick, greedy, beam)
     # Greedy search is beam search of width 1 (an independent search function gives the same tokens).
-    assert model.search(pick.text, pick.direction, beam_width=1).hypotheses[0].tokens == greedy
+    assert model.search(pick.text, pick.direction, SearchSettings(beam_width=1)).hypotheses[0].tokens == greedy
     if pick.checkpoint_sha256 == model.card.get("checkpoint_sha256") and DEFAULT_FILE.is_file():
         assert (pick.greedy, pick.beam) == (greedy, beam)  # the stored pick is the model's own
 
@@ -125,13 +125,13 @@ def test_pick_default_prefers_a_sentence_where_beam_gives_the_reference():
             "c": (["s", EOS], ["s", EOS], -1.0, -1.0),
         }
 
-        def search(self, text, direction, beam_width):
+        def search(self, text, direction, settings):
             greedy, beam, greedy_lp, beam_lp = self.outputs[text]
-            tokens, lp = (greedy, greedy_lp) if beam_width == 1 else (beam, beam_lp)
+            tokens, lp = (greedy, greedy_lp) if settings.beam_width == 1 else (beam, beam_lp)
             return SearchRecord(
                 steps=[],
                 hypotheses=[Hypothesis(tokens, lp, len(tokens), lp, True, 0)],
-                beam_width=beam_width,
+                beam_width=settings.beam_width,
                 length_penalty_alpha=0.0,
                 max_len=10,
             )

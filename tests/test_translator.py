@@ -9,7 +9,7 @@ import pytest
 
 from viz_model import corpus
 from viz_model.model.decoding import greedy_search
-from viz_model.model.translator import Translator, normalise_direction, suggested_direction
+from viz_model.model.translator import SearchSettings, Translator, normalise_direction, suggested_direction
 from viz_model.training.evaluate import names_senses, translate_tokens
 
 
@@ -91,7 +91,9 @@ def test_translation_trace_is_the_output(translator):
 def test_greedy_is_beam_width_one(translator):
     source = translator.encode("please buy an apple and an orange", "en2zh")
     greedy = greedy_search(translator.model, translator.tokenizer, source.ids)
-    beam1 = translator.translate("please buy an apple and an orange", "en2zh", beam_width=1, length_penalty=0.0)
+    beam1 = translator.translate(
+        "please buy an apple and an orange", "en2zh", SearchSettings(beam_width=1, length_penalty=0.0)
+    )
     assert greedy.hypotheses[0].tokens[:-1] == beam1.output_tokens
     assert all(len([c for c in s.candidates if c.status != "pruned"]) == 1 for s in greedy.steps)
 
@@ -108,7 +110,7 @@ def _cli(*args):
 def test_translate_command_line(translator):
     done = _cli("viz_model.training.translate", "I saw a saw", "--to", "zh", "--beam", "4")
     assert done.returncode == 0
-    assert done.stdout.strip() == translator.translate("I saw a saw", "en2zh", beam_width=4).output_text
+    assert done.stdout.strip() == translator.translate("I saw a saw", "en2zh", SearchSettings(beam_width=4)).output_text
     unknown = _cli("viz_model.training.translate", "I saw a qwzxv")
     assert "qwzxv" in unknown.stderr
     empty = _cli("viz_model.training.translate", "   ")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from viz_model.model.search_record import Candidate, SearchRecord
 from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK, detokenize
-from viz_model.model.translator import DEFAULT_BEAM_WIDTH
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings
 
 STATUSES = ("kept", "finished", "pruned")
 
@@ -172,8 +172,8 @@ def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, 
 
 def contrast(translator, text: str, direction: str, width: int = DEFAULT_BEAM_WIDTH):
     """(greedy's best tokens, beam's best tokens, beam's ln P − greedy's ln P) for one sentence."""
-    greedy = translator.search(text, direction, beam_width=1).hypotheses[0]
-    beam = translator.search(text, direction, beam_width=width).hypotheses[0]
+    greedy = translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0]
+    beam = translator.search(text, direction, SearchSettings(beam_width=width)).hypotheses[0]
     return greedy.tokens, beam.tokens, beam.log_prob - greedy.log_prob
 
 

@@ -34,6 +34,9 @@ class SearchSettings:
     prefix: str = ""  # forces the first target words (its unknown words are left out)
 
 
+DEFAULT_SEARCH = SearchSettings()  # the app's and the command line's search
+
+
 def normalise_direction(direction: str | None, default: str = "en2zh") -> str:
     """Any unknown value (e.g. from a hand-edited URL) falls back to the default."""
     return direction if direction in DIRECTIONS else default
@@ -106,10 +109,10 @@ class Translator:
         """True when the text has no token at all (blank, or only invisible characters)."""
         return not self.tokenizer.split(text)[0]
 
-    def search(self, text: str, direction: str = "en2zh", **settings) -> SearchRecord:
-        """Beam search alone, without the trace: for views that show the search and not the attention.
-        `settings` are SearchSettings' fields, e.g. beam_width=1 for greedy search."""
-        return self._search(self.encode(text, direction), SearchSettings(**settings))
+    def search(self, text: str, direction: str = "en2zh", settings: SearchSettings = DEFAULT_SEARCH) -> SearchRecord:
+        """Beam search alone, without the trace: for views that show the search and not the attention
+        (`SearchSettings(beam_width=1)` is greedy search)."""
+        return self._search(self.encode(text, direction), settings)
 
     def _search(self, source: Tokenized, settings: SearchSettings) -> SearchRecord:
         words = self.tokenizer.split(settings.prefix)[0]
@@ -124,11 +127,11 @@ class Translator:
             prefix=prefix_ids,
         )
 
-    def translate(self, text: str, direction: str = "en2zh", **settings) -> Translation:
-        """Translate with beam search (`settings` as for `search`) and trace the best output."""
+    def translate(self, text: str, direction: str = "en2zh", settings: SearchSettings = DEFAULT_SEARCH) -> Translation:
+        """Translate with beam search and trace the best output."""
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
-        record = self._search(source, SearchSettings(**settings))
+        record = self._search(source, settings)
         output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
         trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
         language = DIRECTIONS[direction][1]

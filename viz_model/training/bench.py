@@ -16,7 +16,7 @@ import torch
 
 from viz_model.model.decoding import beam_search
 from viz_model.model.trace import build_trace
-from viz_model.model.translator import Translator
+from viz_model.model.translator import SearchSettings, Translator
 
 TEN_TOKENS = "please buy an apple and an orange at the bank"
 
@@ -66,7 +66,7 @@ def run(repeat: int = 20, threads: int | None = None) -> dict:
     figures = {"threads": torch.get_num_threads(), "model_load_ms": round(load_ms, 1)}
     for name, text in (("trace_10_tokens_ms", TEN_TOKENS), ("trace_max_length_ms", _long_sentence(translator))):
         source = translator.encode(text, "en2zh")
-        target = tokenizer.ids(translator.translate(text, "en2zh", beam_width=1).output_tokens)
+        target = tokenizer.ids(translator.translate(text, "en2zh", SearchSettings(beam_width=1)).output_tokens)
         target = (target + target)[: model.config.max_len - 1]
         figures[name] = _median_ms(lambda: build_trace(model, tokenizer, source.ids, target), repeat)
         figures[name.replace("_ms", "_shape")] = f"{len(source.ids)} source × {len(target) + 1} target tokens"

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from viz_model.model.checkpoint import CheckpointError
-from viz_model.model.translator import DEFAULT_BEAM_WIDTH, Translator, suggested_direction
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings, Translator, suggested_direction
 
 
 def main(argv=None) -> int:
@@ -25,7 +25,9 @@ def main(argv=None) -> int:
     if translator.is_empty(args.text):
         print("error: nothing to translate", file=sys.stderr)
         return 1
-    result = translator.translate(args.text, direction, beam_width=max(1, args.beam), length_penalty=args.alpha)
+    result = translator.translate(
+        args.text, direction, SearchSettings(beam_width=max(1, args.beam), length_penalty=args.alpha)
+    )
     print(result.output_text)
     if result.source.unknown_words:
         print(f"unknown words: {', '.join(result.source.unknown_words)}", file=sys.stderr)
