@@ -86,6 +86,20 @@ def test_architecture_names_the_parts():
     assert {"CROSS_ATTN", "MASKED_SELF_ATTN", "<b>3x</b>", "<b>2x</b>", "<b>ENCODER</b>"} <= texts
 
 
+def test_a_figure_rebuilt_unvalidated_from_its_json_is_the_same_figure():
+    """The Home page caches the architecture diagram as JSON and rebuilds it unvalidated on every rerun."""
+    labels = {k: k.upper() for k in figures.ARCHITECTURE_PARTS}
+    labels["layers"] = "{n}x"
+    fig = figures.architecture(labels, 3, 2)
+    props = fig.to_plotly_json()
+    rebuilt = figures.unvalidated(props)
+    assert json.loads(rebuilt.to_json()) == json.loads(fig.to_json())  # key order aside
+    # what the page does to it works on the rebuilt figure as on a validated one
+    figures.react_ready(figures.for_presentation(rebuilt))
+    assert min(a.font.size for a in rebuilt.layout.annotations) >= figures.PRESENTATION_TEXT
+    assert rebuilt.layout.template is None or not rebuilt.layout.template.to_plotly_json()
+
+
 def test_margins_come_from_the_labels_not_from_plotly_automargin():
     # automargin made the browser measure every tick label and draw each figure twice.
     short = figures.heatmaps(np.eye(2), ["0:a", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k", value_name="w")

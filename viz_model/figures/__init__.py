@@ -25,6 +25,7 @@ from .look import (
     react_ready,
     text_width,
     token_labels,
+    unvalidated,
     values_fit,
 )
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
@@ -58,6 +59,7 @@ __all__ = [
     "scatter_map",
     "search_tree",
     "text_width",
+    "unvalidated",
     "token_labels",
     "values_fit",
     "vector_moves",

@@ -229,6 +229,14 @@ def axis_layout(title: str, **settings) -> dict:
     }
 
 
+def unvalidated(props: dict) -> go.Figure:
+    """A figure from its plotly JSON (`fig.to_plotly_json()`) without plotly.py's validation, which checked it
+    when it was first built. A cached Figure is rebuilt, and validated again, every time the cache copies it
+    (for the architecture diagram's many annotations and shapes, tens of milliseconds a rerun); its JSON is
+    copied in well under a millisecond. `_validate` is plotly.py's own switch (figures/tree.py uses it too)."""
+    return go.Figure(props, _validate=False)
+
+
 def react_ready(fig: go.Figure) -> go.Figure:
     """`fig`, changed in place so that Plotly.react, handed a JSON copy of it, finds nothing to redraw.
 
