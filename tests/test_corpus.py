@@ -338,6 +338,18 @@ def test_test_split_has_ambiguous_words_and_arithmetic(splits):
     assert senses == {(w, s) for w, ss in corpus.AMBIGUOUS_WORDS.items() for s in ss}
 
 
+def test_coreference_pairs_held_out_in_both_readings(splits):
+    """Enough held-out coreference pairs to measure the right-referent share, both readings of "it", each a
+    new combination of words the training split has (the adjective decides, not an unseen word)."""
+    train_words = {t for p in splits["train"] for t in p.en_tokens}
+    for name in ("validation", "test"):
+        held = [p for p in splits[name] if p.topic == "coreference"]
+        assert len(held) >= 60
+        readings = Counter("它" in p.zh_tokens for p in held)
+        assert readings[True] >= 15 and readings[False] >= 15
+        assert all(set(p.en_tokens) <= train_words for p in held)
+
+
 def test_split_is_deterministic(pairs, splits):
     assert corpus.split_corpus(pairs, seed=0) == splits
 
