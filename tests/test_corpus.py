@@ -385,3 +385,19 @@ def test_write_corpus(tmp_path, splits):
     assert len(rows) - 1 == counts["train"]
     assert any(r.split("\t")[4] == "saw=看见;saw=锯子" for r in rows)
     assert (tmp_path / "lexicon.tsv").exists()
+
+
+def test_phrasebook_words_are_cut_the_grammar_way(pairs):
+    """jieba has 看电视 and 不会 as one word; the grammar writes 看 电视 and 不 会. The corpus keeps the
+    grammar's cut, so those jieba words never enter the vocabulary and a grammar sentence keeps 看 ↔ watch."""
+    from viz_model.corpus.assemble import grammar_convention, grammar_word_pairs
+
+    word_pairs = grammar_word_pairs([["我", "看", "电视"]] * 20 + [["他", "看", "书"]] * 19)
+    assert ("看", "电视") in word_pairs and ("看", "书") not in word_pairs  # 19 meetings: not a convention
+    assert grammar_convention(["我", "看电视", "看书"], word_pairs) == ["我", "看", "电视", "看书"]
+    assert grammar_convention(["这本", "我的"]) == ["这", "本", "我", "的"]
+    vocabulary = {t for p in pairs for t in p.zh_tokens}
+    phrasebook_text = "".join("".join(p.zh_tokens) for p in pairs if p.origin == "phrasebook")
+    for word in ("看电视", "不会", "打乒乓球", "床上"):
+        assert word in phrasebook_text and word not in vocabulary
+    assert {"看", "电视", "不", "会"} <= vocabulary
