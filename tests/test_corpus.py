@@ -338,6 +338,18 @@ def test_test_split_has_ambiguous_words_and_arithmetic(splits):
     assert senses == {(w, s) for w, ss in corpus.AMBIGUOUS_WORDS.items() for s in ss}
 
 
+def test_coreference_pairs_held_out_in_both_readings(splits):
+    """Enough held-out coreference pairs to measure the right-referent share, both readings of "it", each a
+    new combination of words the training split has (the adjective decides, not an unseen word)."""
+    train_words = {t for p in splits["train"] for t in p.en_tokens}
+    for name in ("validation", "test"):
+        held = [p for p in splits[name] if p.topic == "coreference"]
+        assert len(held) >= 60
+        readings = Counter("它" in p.zh_tokens for p in held)
+        assert readings[True] >= 15 and readings[False] >= 15
+        assert all(set(p.en_tokens) <= train_words for p in held)
+
+
 def test_split_is_deterministic(pairs, splits):
     assert corpus.split_corpus(pairs, seed=0) == splits
 
@@ -373,3 +385,19 @@ def test_write_corpus(tmp_path, splits):
     assert len(rows) - 1 == counts["train"]
     assert any(r.split("\t")[4] == "saw=看见;saw=锯子" for r in rows)
     assert (tmp_path / "lexicon.tsv").exists()
+
+
+def test_phrasebook_words_are_cut_the_grammar_way(pairs):
+    """jieba has 看电视 and 不会 as one word; the grammar writes 看 电视 and 不 会. The corpus keeps the
+    grammar's cut, so those jieba words never enter the vocabulary and a grammar sentence keeps 看 ↔ watch."""
+    from viz_model.corpus.assemble import grammar_convention, grammar_word_pairs
+
+    word_pairs = grammar_word_pairs([["我", "看", "电视"]] * 20 + [["他", "看", "书"]] * 19)
+    assert ("看", "电视") in word_pairs and ("看", "书") not in word_pairs  # 19 meetings: not a convention
+    assert grammar_convention(["我", "看电视", "看书"], word_pairs) == ["我", "看", "电视", "看书"]
+    assert grammar_convention(["这本", "我的"]) == ["这", "本", "我", "的"]
+    vocabulary = {t for p in pairs for t in p.zh_tokens}
+    phrasebook_text = "".join("".join(p.zh_tokens) for p in pairs if p.origin == "phrasebook")
+    for word in ("看电视", "不会", "打乒乓球", "床上"):
+        assert word in phrasebook_text and word not in vocabulary
+    assert {"看", "电视", "不", "会"} <= vocabulary

@@ -10,7 +10,7 @@ import pytest
 from viz_model import corpus
 from viz_model.model.decoding import greedy_search
 from viz_model.model.translator import SearchSettings, Translator, normalise_direction, suggested_direction
-from viz_model.training.evaluate import names_senses, translate_tokens
+from viz_model.training.evaluate import named_referent, names_senses, translate_tokens
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,23 @@ def test_arithmetic_on_operand_pairs_never_seen_in_training(translator, test_spl
         else:
             right.append(translate_tokens(translator.model, translator.tokenizer, p.zh, "en") == list(p.en_tokens))
     assert sum(right) / len(right) >= 0.9
+
+
+def test_coreference_names_the_referent_of_it_on_held_out_pairs(translator, test_split):
+    """ "… because it was too tired" → 因为它…, "… because it was too wide" → 因为马路…: the translation names
+    the same referent as the reference for ≥ 90 % of held-out pairs, both readings present."""
+    pairs = [p for p in test_split if p.topic == "coreference" and p.direction in ("both", "en2zh")]
+    references = [named_referent(list(p.zh_tokens)) for p in pairs]
+    assert len(pairs) >= 50 and "它" in references and len(set(references)) > 2
+    outputs = [translate_tokens(translator.model, translator.tokenizer, p.en, "zh", beam_width=4) for p in pairs]
+    right = [named_referent(out) == ref for out, ref in zip(outputs, references)]
+    assert sum(right) / len(right) >= 0.9
+
+
+def test_named_referent_reads_what_follows_because():
+    assert named_referent(["动物", "没", "过", "马路", "，", "因为", "它", "太", "累", "了", "。"]) == "它"
+    assert named_referent(["动物", "没", "过", "马路", "，", "因为", "马路", "太", "宽", "了", "。"]) == "马路"
+    assert named_referent(["我", "很", "好", "。"]) == ""
 
 
 def test_sentences_typed_without_their_final_mark(translator, test_split):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 import re
 import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from viz_model.model.tokenizer import UNK, Tokenizer, detokenize, english_words
@@ -66,11 +68,13 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
 
     # The phrasebook before the everyday templates: where both translate one sentence, the hand-written
     # translation (这是我妈妈) is the one people write, the template's (这是我的妈妈) the one left out.
+    templates = everyday_phrases(load_words(), seed)
     if phrasebook:
-        segment = _plain_jieba()
+        pairs_of_words = grammar_word_pairs([p.zh_tokens for p in pairs] + [p.zh for p, _ in templates])
+        segment = _plain_jieba(pairs_of_words)
         for en, zh, topic in load_phrasebook():
             add(tuple(english_words(en)), tuple(segment(zh.replace(" ", ""))), topic, "phrasebook")
-    for p, topic in everyday_phrases(load_words(), seed):
+    for p, topic in templates:
         add(p.en, p.zh, topic, "everyday", p.amb)
     return _settle(pairs)
 
@@ -86,11 +90,33 @@ _NUMBER_MEASURE = re.compile(
 _POSSESSIVE = re.compile(r"^(我|你|他|她|它|我们|你们|他们|她们|它们|谁)(的)$")
 
 
-def grammar_convention(words: list[str]) -> list[str]:
+# The grammar also writes a verb and its object, a degree adverb and its adjective, a noun and its place word
+# as two tokens (看 电视, 不 会, 很 大, 床 上), where jieba's dictionary has one word (看电视, 不会, 很大, 床上).
+# Were the phrasebook to bring those words in, the grammar's own sentences would be read with them too and
+# "watch ↔ 看" would vanish from their attention maps. A word is split where the grammar writes its two
+# halves side by side at least this often: its established convention, not a chance meeting (去 年).
+GRAMMAR_PAIR_MIN_COUNT = 20
+
+
+def grammar_word_pairs(token_lists: Iterable[Sequence[str]]) -> set[tuple[str, str]]:
+    """Neighbouring Chinese tokens the grammar writes side by side at least GRAMMAR_PAIR_MIN_COUNT times
+    (and whose joined form it never writes as one token)."""
+    token_lists = list(token_lists)
+    single = {tok for tokens in token_lists for tok in tokens}
+    counts = Counter(pair for tokens in token_lists for pair in zip(tokens, tokens[1:]))
+    return {pair for pair, n in counts.items() if n >= GRAMMAR_PAIR_MIN_COUNT and "".join(pair) not in single}
+
+
+def grammar_convention(words: list[str], word_pairs: set[tuple[str, str]] = frozenset()) -> list[str]:
+    """jieba's words re-cut the way the grammar writes them (这本 -> 这 本, 我的 -> 我 的, 看电视 -> 看 电视)."""
     out = []
     for word in words:
         match = _NUMBER_MEASURE.match(word) or _POSSESSIVE.match(word)
-        out.extend(match.groups() if match else (word,))
+        if match:
+            out.extend(match.groups())
+            continue
+        halves = next(((word[:i], word[i:]) for i in range(1, len(word)) if (word[:i], word[i:]) in word_pairs), None)
+        out.extend(halves or (word,))
     return out
 
 
@@ -98,7 +124,7 @@ def _is_banned(en: str, zh: str, banned: set[str]) -> bool:
     return normalise(en) in banned or normalise(zh) in banned
 
 
-def _plain_jieba():
+def _plain_jieba(word_pairs: set[tuple[str, str]] = frozenset()):
     """jieba's own dictionary: the phrasebook's first word boundaries, which bring its words into the
     vocabulary (the settling pass then segments with the vocabulary added)."""
     import logging
@@ -106,7 +132,7 @@ def _plain_jieba():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return lambda text: grammar_convention(jieba.lcut(text, HMM=False))
+    return lambda text: grammar_convention(jieba.lcut(text, HMM=False), word_pairs)
 
 
 # ---- the corpus for the app and the command line -----------------------------------------------------

@@ -97,7 +97,7 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
     # Coreference ("… because it was too tired / wide"): right when the output names the same referent as the
     # reference (它 for the subject, the noun itself for the object).
     coref = [
-        _referent(out) == _referent(list(pair.zh_tokens))
+        named_referent(out) == named_referent(list(pair.zh_tokens))
         for (pair, d), out in outputs.items()
         if d == "en2zh" and pair.topic == "coreference"
     ]
@@ -124,8 +124,9 @@ def names_senses(output_tokens: list[str], tagged) -> bool:
     return all(written(sense) for sense in used) and not any(written(s) for s in others)
 
 
-def _referent(zh_tokens: list[str]) -> str:
-    """What stands after 因为 in a coreference sentence: 它 or the noun named."""
+def named_referent(zh_tokens: list[str]) -> str:
+    """What stands after 因为 in a coreference sentence: 它 (the subject, "it was too tired") or the noun the
+    Chinese names ("it was too wide" → 马路); "" when the sentence has no 因为 clause."""
     return zh_tokens[zh_tokens.index("因为") + 1] if "因为" in zh_tokens[:-1] else ""
 
 

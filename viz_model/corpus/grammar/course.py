@@ -1,5 +1,6 @@
-"""The course's own sentences (always in the training split) and two rules around their words: the
-police chasing criminals on the run, and thinking machines or the game of thrones."""
+"""The course's own sentences (always in the training split) and three rules around their words: the
+police chasing criminals on the run, thinking machines or the game of thrones, and noun phrases that start
+with a participle ("sleeping cats", "thinking machines") wherever a noun phrase goes."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import random
 
 from .clauses import STMT_MODES, VP, _punct, _time, clause
 from .noun_phrases import random_np, random_subject
-from .phrases import SentencePair, ph
-from .tables import CRIMINAL_VERBS, SETS, VERB
+from .phrases import Ph, SentencePair, ph
+from .tables import CRIMINAL_VERBS, INTRANSITIVE, NOUN, SETS, VERB
 
 COURSE_SENTENCES: list[SentencePair] = [
     SentencePair(
@@ -104,3 +105,38 @@ def t_course_words(rng: random.Random):
     t = _time(rng, tense, mode)
     p = _punct(clause(subj, agr, VP("think", "thinks", "thought", "thinking", "思考"), tense, mode, t), mode)
     return p, "daily life"
+
+
+# Participles that read as adjectives before a plural noun ("sleeping cats" ↔ 睡觉 的 猫), and the nouns they
+# fit. Without this rule "thinking machines" is only ever an object, and at the start of a sentence a model
+# may read "Thinking" as a gerund (思考) instead of the noun phrase the course means.
+_PARTICIPLES = {"sleep", "run", "swim", "sing", "dance", "cry", "laugh", "work", "think", "walk"}
+_LIKE_VERBS = [("like", "likes", "喜欢"), ("love", "loves", "爱"), ("want", "wants", "想要")]
+
+
+def participle_np(rng: random.Random) -> Ph:
+    """A bare plural noun phrase led by a participle: "dancing nurses" ↔ 跳舞 的 护士."""
+    if rng.random() < 0.15:
+        return ph("thinking machines", "思考 的 机器")
+    verb = rng.choice([v for v in INTRANSITIVE if v[0] in _PARTICIPLES])
+    nouns = SETS["person"] + (SETS["animal"] if verb[5] == "any" else [])
+    noun = NOUN[rng.choice([n for n in nouns if n != "fly"])]
+    return ph(f"{verb[3]} {noun[1]}", f"{verb[4]} 的 {noun[2]}")
+
+
+def t_participle_np(rng: random.Random):
+    """The participle noun phrase alone, as a subject, or as an object."""
+    np = participle_np(rng)
+    r = rng.random()
+    if r < 0.3:
+        return (np + ph(".", "。") if rng.random() < 0.5 else np), "daily life"
+    mode = rng.choice(STMT_MODES)
+    if r < 0.7:
+        verb = rng.choice(_LIKE_VERBS)
+        obj = random_np(rng, SETS["likeable"], dets=["a", "the", "this", "that", "num"], adj_p=0.1)[0]
+        return _punct(clause(np, "pl", VP(verb[0], verb[1], "", "", verb[2], obj), "state", mode), mode), "daily life"
+    subj, agr = random_subject(rng)
+    if mode == "q" and subj.en == ("i",):
+        return None
+    verb = rng.choice(_LIKE_VERBS)
+    return _punct(clause(subj, agr, VP(verb[0], verb[1], "", "", verb[2], np), "state", mode), mode), "daily life"

@@ -10,7 +10,7 @@ from .ambiguous import t_bank_money, t_bank_river, t_bat_animal, t_bat_sport, t_
 from .arithmetic import arithmetic_pairs
 from .be_sentences import t_adjective, t_be_noun, t_location, t_person_at, t_there_is
 from .conjunctions import t_conjunction
-from .course import COURSE_SENTENCES, t_course_words, t_police
+from .course import COURSE_SENTENCES, t_course_words, t_participle_np, t_police
 from .phrases import SentencePair
 from .questions import t_wh
 from .verb_sentences import t_go, t_imperative, t_intransitive, t_transitive
@@ -31,6 +31,7 @@ TEMPLATES = [
     (t_conjunction, 3500),
     (t_police, 700),
     (t_course_words, 300),
+    (t_participle_np, 1500),
     (t_fly, 800),
     (t_bat_animal, 1000),
     (t_bat_sport, 1200),

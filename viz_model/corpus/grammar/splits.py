@@ -11,6 +11,9 @@ from .phrases import SentencePair
 
 VALIDATION_SIZE = TEST_SIZE = 1000
 AMBIGUOUS_QUOTA = 200  # ambiguous-word pairs wanted in each of validation and test
+# Coreference pairs wanted in each of validation and test: a random 1,000 of ~70,000 pairs would hold about a
+# dozen, too few to measure the right-referent share (one miss = 8 points).
+COREFERENCE_QUOTA = 60
 
 
 def _groups(pairs: list[SentencePair]) -> list[list[int]]:
@@ -76,6 +79,12 @@ def split_corpus(pairs: list[SentencePair], seed: int = 0) -> dict[str, list[Sen
                     out[name].extend(g)
                     per_sense.update(senses)
                     n_amb += len(g)
+        n_coref = 0
+        for gi, g in enumerate(rest):
+            if gi not in taken and n_coref < COREFERENCE_QUOTA and any(pairs[i].topic == "coreference" for i in g):
+                taken.add(gi)
+                out[name].extend(g)
+                n_coref += len(g)
         for gi, g in enumerate(rest):
             if len(out[name]) >= sizes[name]:
                 break
