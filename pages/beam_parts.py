@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from pages.cache import score, search, translate, translator
+from pages.cache import score, search, token_column_width, translate, translator
 from pages.controls import URL, dependent_index
 from pages.metric_parts import log_line, show_bleu, tokens_text
 from pages.state import follow_sentence, presenting, tr
@@ -35,7 +35,8 @@ from viz_model.model.translator import SearchSettings, output_tokens
 STEP = "step"  # 1-based step shown in the tree, owned by the slider, in the URL
 
 
-# The step table's column widths in pixels: they fit both languages' headers, statuses, tokens (tested).
+# The step table's column widths in pixels: they fit both languages' headers and statuses (tested); the token
+# column grows to the vocabulary's longest token.
 STEP_TABLE_WIDTHS = {
     "beam.col_prefix": 320,
     "beam.col_token": 150,
@@ -122,12 +123,14 @@ def step_table(record, step: int) -> None:
         "beam.col_status": [tr(f"beam.status_{r.status}") for r in rows],
     }
     # Widths given, not measured: sizing columns to their content makes the data grid measure every cell's
-    # text on each new sentence. A longer prefix is cut with an ellipsis and shown whole on hover.
+    # text on each new sentence. A longer prefix is cut with an ellipsis and shown whole on hover; the token
+    # column fits the vocabulary's longest token.
+    widths = {**STEP_TABLE_WIDTHS, "beam.col_token": token_column_width(STEP_TABLE_WIDTHS["beam.col_token"])}
     st.dataframe(
         {tr(key): values for key, values in columns.items()},
         hide_index=True,
         key="beam.step_table",
-        column_config={tr(key): st.column_config.Column(width=STEP_TABLE_WIDTHS[key]) for key in columns},
+        column_config={tr(key): st.column_config.Column(width=widths[key]) for key in columns},
     )
 
 

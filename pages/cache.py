@@ -126,6 +126,16 @@ def closest_known(text: str) -> list[Suggestion]:
     return _sentence_index(typed_language(text)).closest(text, k=3)
 
 
+@st.cache_data(max_entries=2, show_spinner=False)
+def _token_column_width(directory: str, least: int) -> int:
+    return figures.column_width(_load_translator(directory).tokenizer.vocab, least)
+
+
+def token_column_width(least: int) -> int:
+    """px for a table column of single tokens: the model's longest token fits (once per model)."""
+    return _token_column_width(str(model_dir()), least)
+
+
 @st.cache_data(max_entries=4, show_spinner=False)
 def _vocabulary_map(directory: str, n_components: int):
     return _pca_map(_load_translator(directory).embedding_matrix(), n_components)

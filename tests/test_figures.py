@@ -100,6 +100,13 @@ def test_a_figure_rebuilt_unvalidated_from_its_json_is_the_same_figure():
     assert rebuilt.layout.template is None or not rebuilt.layout.template.to_plotly_json()
 
 
+def test_a_column_is_wide_enough_for_its_longest_text():
+    assert figures.column_width(["a", "bb"], least=90) == 90
+    long = "Ineedhelpwithmyhomework"
+    assert figures.column_width(["a", long], least=90) >= figures.text_width(long) + 16
+    assert figures.column_width([], least=90) == 90
+
+
 def test_margins_come_from_the_labels_not_from_plotly_automargin():
     # automargin made the browser measure every tick label and draw each figure twice.
     short = figures.heatmaps(np.eye(2), ["0:a", "1:b"], ["0:a", "1:b"], y_title="q", x_title="k", value_name="w")

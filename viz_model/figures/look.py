@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import math
 import unicodedata
 from collections.abc import Sequence
 
@@ -144,6 +145,15 @@ def text_width(text: str, size: float = FONT["size"]) -> float:
     because plotly's automargin measures every tick label in the browser and then draws the figure again:
     a third of the time a heatmap takes to draw."""
     return size * sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in html.unescape(text))
+
+
+TABLE_CELL_PADDING = 16  # px a data grid's cell pads its text with, 8 each side
+
+
+def column_width(texts, least: int) -> int:
+    """px for a table column that must show each of `texts` whole (text_width's generous estimate plus the
+    cell's padding), and at least `least`."""
+    return max(least, math.ceil(max(map(text_width, texts), default=0)) + TABLE_CELL_PADDING)
 
 
 def _tick_extent(labels: Sequence[str], angle: float) -> float:
