@@ -70,6 +70,24 @@ def test_contractions_split_off_their_clitic_and_join_back():
     assert detokenize(["wo", "n't", "you", "?"], "en") == "Won't you?"
 
 
+def test_numbers_split_by_the_tokenizer_join_back():
+    from viz_model.model.tokenizer import english_words
+
+    for text, number in (
+        ("The train leaves at 9:15.", ["9", ":", "15"]),
+        ("It costs 3.50 dollars.", ["3", ".", "50"]),
+        ("About 1,000 people came.", ["1", ",", "000"]),
+        ("It opens at nine a.m. and closes at 6 p.m.", ["a", ".", "m"]),
+        ("The concert is on June 6th.", ["june", "6", "th"]),
+    ):
+        words = english_words(text)
+        assert any(words[i : i + 3] == number for i in range(len(words)))  # split into three tokens …
+        assert detokenize(words, "en") == text  # … and written back as one number
+    # Only where the digits make one number: a list and a sentence ending in a number stay apart.
+    assert detokenize(["1", ",", "2", ",", "3", "."], "en") == "1, 2, 3."
+    assert detokenize(["it", "is", "7", ".", "i", "am", "up", "."], "en") == "It is 7. I am up."
+
+
 def test_chinese_is_segmented_by_jieba_then_by_the_vocabulary(tok):
     assert tok.split("我看见了一把锯子。")[0] == ["我", "看见", "了", "一", "把", "锯子", "。"]
     # 二十一 is one vocabulary word, not 二十 + 一.

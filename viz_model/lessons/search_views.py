@@ -164,9 +164,6 @@ def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, 
                         continue
                     text = row[source]
                     size = len(text.split()) if source == "en" else len(text) // 2  # ~2 characters a word
-                    # No digits: the corpus writes a clock time as 9 : 15, which a sentence shows as "9: 15".
-                    if any(ch.isdigit() for ch in text):
-                        continue
                     if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
                         rows.append((text, direction, row[target]))
     rows.sort(key=lambda r: (len(r[0]), r))

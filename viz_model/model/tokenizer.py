@@ -371,17 +371,45 @@ def reload_capitals() -> None:
 EN_SENTENCE_END = (".", "?", "!")
 
 
+# Punctuation that joins two digit runs into one number, by the lengths the second run may have: a clock
+# time (9:15), a decimal (3.50), thousands (1,000). The tokenizer splits them; detokenize joins them back.
+NUMBER_JOINERS = {":": (2,), ".": (1, 2, 3), ",": (3,)}
+
+
+ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")  # 1 st -> 1st
+
+
+def _join_clock_abbreviations(words: list[str]) -> list[str]:
+    """a . m . -> a.m. (and p.m.) after a word: the tokenizer splits the abbreviation at its full stops."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if out and words[i] in ("a", "p") and words[i + 1 : i + 4] == [".", "m", "."]:
+            out.append(words[i] + ".m.")
+            i += 4
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 def detokenize(tokens: list[str], language: str) -> str:
     """Tokens back to readable text: Chinese joins without spaces; English puts no space before punctuation
     and starts each sentence with a capital ("i saw a saw ." -> "I saw a saw.")."""
     words = [t for t in tokens if t not in SPECIAL_TOKENS]
     if language == "zh":
         return "".join(words)
+    words = _join_clock_abbreviations(words)
     out = ""
     sentence_start = True
-    for word in words:
-        if word in CLITICS and out:
-            out += word
+    for i, word in enumerate(words):
+        if word in CLITICS and out or word in ORDINAL_SUFFIXES and i and words[i - 1].isdigit():
+            out += word  # didn't, 6th
+            sentence_start = False
+            continue
+        if i >= 2 and words[i - 2].isdigit() and word.isdigit() and len(word) in NUMBER_JOINERS.get(words[i - 1], ()):
+            out += word  # 9 : 15 -> 9:15, 3 . 50 -> 3.50, 1 , 000 -> 1,000 (and not 1, 2 -> 1,2)
+            sentence_start = False  # the "." of 3.50 ends no sentence
             continue
         if out and (word[0].isalnum() or word[0] in '("') and not out.endswith(("(", '"')) or out and word in ("(",):
             out += " "
