@@ -58,7 +58,13 @@ def beam_search(
     # The encoder output's keys and values are computed once and broadcast over the beams; each beam's
     # self-attention keys and values grow by one position per step (rows of `past`, one per alive beam).
     memory_kv = model.memory_keys_values(memory)
-    foreign = torch.tensor(tokenizer.foreign_ids(source_ids[0]), dtype=torch.long)
+    # Never proposed: <pad>, which is not a word (the full decoder would also hide it from later positions,
+    # which the key/value cache does not, so allowing it would make the two disagree), and the words of the
+    # source language. The probabilities stay the model's own (not renormalised), so every number the tree
+    # shows is the one the model computed.
+    blocked = torch.zeros(len(tokenizer), dtype=torch.bool)  # (V,)
+    blocked[tokenizer.foreign_ids(source_ids[0])] = True
+    blocked[tokenizer.pad_id] = True
     past = None
     alive = [_Beam([tokenizer.bos_id], 0.0, None)]
     finished: list[Hypothesis] = []
@@ -77,13 +83,7 @@ def beam_search(
             break
         logits, past = model.decode_step(torch.tensor([b.ids[-1] for b in alive]), memory_kv, source_allowed, past)
         model_log_probs = logits.log_softmax(-1)  # (n, V), the model's own
-        log_probs = model_log_probs.clone()
-        # <pad> is not a word: never proposed (the full decoder would also hide it from later positions,
-        # which the key/value cache does not, so allowing it would make the two disagree).
-        log_probs[:, tokenizer.pad_id] = float("-inf")
-        # Words of the source language are not proposed either. The probabilities stay the model's own
-        # (not renormalised), so every number the tree shows is the one the model computed.
-        log_probs[:, foreign] = float("-inf")
+        log_probs = model_log_probs.masked_fill(blocked, float("-inf"))
         if step + 1 < min_len:
             log_probs[:, tokenizer.eos_id] = float("-inf")
         top_lp, top_ids = log_probs.topk(min(max(slots, alternatives), log_probs.size(-1)), dim=-1)
