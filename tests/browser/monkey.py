@@ -47,6 +47,8 @@ CONTROLS = (
     (f"{MAIN} [data-testid='stExpander'] summary, {SIDEBAR} [data-testid='stExpander'] summary", "button"),
     ("[data-testid='stCheckbox'] label, [data-testid='stToggle'] label", "button"),
     ("__sentence__", "sentence"),
+    # Presentation mode folds the sidebar away: a user opens it again (and may fold it) with these.
+    ("[data-testid='stExpandSidebarButton'], [data-testid='stSidebarCollapseButton'] button", "button"),
     ("[data-testid='stSidebarNav'] a", "link"),
 )
 SLIDER_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown")
@@ -55,8 +57,9 @@ SLIDER_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown")
 @dataclass
 class MonkeyResult:
     seed: int
-    actions: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)  # done, in order (skipped attempts are not actions)
     problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # attempts whose control went away as the page reran
     seconds: float = 0.0
 
     def report(self) -> str:
@@ -64,15 +67,29 @@ class MonkeyResult:
         return f"seed {self.seed}: {self.problems[:5]}\n last actions:\n  {tail}"
 
 
+CLICK_MS = 2_000  # a control found visible and enabled a moment ago takes a click at once, or went away
+
+
 def _visible(locator) -> list:
+    """The visible, enabled elements of `locator` as element handles: the action then uses the very element
+    it looked at. (A locator's nth(i) is looked up again when used, and after a rerun it can name another
+    element, e.g. the disabled button of the current step, which a click would wait for in vain.)"""
     out = []
     for element in locator.all():
         try:
-            if element.is_visible() and element.is_enabled():
-                out.append(element)
+            if element.is_visible() and element.is_enabled() and _on_screen(element):
+                out.append(element.element_handle(timeout=CLICK_MS))
         except Exception:  # detached while we looked: the page is rerunning
             continue
     return out
+
+
+def _on_screen(element) -> bool:
+    """Within the window's width: a folded sidebar keeps its controls "visible" to Playwright, moved off the
+    left edge, where no user can click them (and a click would wait for a scroll that never comes)."""
+    return element.evaluate(
+        "el => { const r = el.getBoundingClientRect(); return r.right > 0 && r.left < innerWidth; }"
+    )
 
 
 def _wait_idle(session: Session, timeout_ms: float) -> bool:
@@ -96,7 +113,7 @@ def one_action(session: Session, rng: random.Random) -> str | None:
     if kind == "sentence":
         text = rng.choice([h.text for h in HOSTILE_INPUTS] + list(COURSE_SENTENCES))
         box = page.locator(SENTENCE_INPUT)
-        if not box.count():
+        if not box.count() or not _on_screen(box):
             return None
         box.fill(text)
         box.press("Enter")
@@ -105,23 +122,23 @@ def one_action(session: Session, rng: random.Random) -> str | None:
     if not candidates:
         return None
     element = rng.choice(candidates)
-    label = (element.inner_text(timeout=2_000) or element.get_attribute("aria-label") or "").strip()[:40]
+    label = (element.inner_text() or element.get_attribute("aria-label") or "").strip()[:40]
     if kind == "button":
-        element.click(timeout=5_000)
+        element.click(timeout=CLICK_MS)
         return f"click {label!r}"
     if kind == "link":
         href = element.get_attribute("href") or ""
-        element.click(timeout=5_000)
+        element.click(timeout=CLICK_MS)
         return f"go to {href.rsplit('/', 1)[-1] or 'home'}"
     if kind == "select":
-        element.click(timeout=5_000)
+        element.click(timeout=CLICK_MS)
         options = _visible(page.locator("[role='option']"))
         if not options:
             page.keyboard.press("Escape")
             return f"open {label!r} (no option)"
         option = rng.choice(options)
-        chosen = option.inner_text(timeout=2_000)[:30]
-        option.click(timeout=5_000)
+        chosen = option.inner_text()[:30]
+        option.click(timeout=CLICK_MS)
         page.keyboard.press("Escape")
         return f"choose {chosen!r} in {label!r}"
     if kind == "slider":
@@ -132,8 +149,8 @@ def one_action(session: Session, rng: random.Random) -> str | None:
         return f"slider {label!r} {key}"
     if kind == "number":
         value = str(rng.choice([0, 1, 2, 3, 5, 10, 99, -1]))
-        element.fill(value)
-        element.press("Enter")
+        element.fill(value, timeout=CLICK_MS)
+        element.press("Enter", timeout=CLICK_MS)
         return f"number {value}"
     return None
 
@@ -141,19 +158,25 @@ def one_action(session: Session, rng: random.Random) -> str | None:
 def run_monkey(
     session: Session, url_path: str, seed: int, n_actions: int, lang: str = "en", timeout_ms: float = 60_000
 ) -> MonkeyResult:
-    """Open a page in a fresh session, do `n_actions` random actions; stop at the first problem."""
+    """Open a page in a fresh session, do `n_actions` random actions; stop at the first problem.
+
+    An attempt whose control went away mid-action (the page was rerunning) is not an action: it is kept in
+    `skipped`, the page is still checked after it, and another attempt follows (at most 3 × n_actions)."""
     rng = random.Random(seed)
     result = MonkeyResult(seed)
     start = time.perf_counter()
     session.open(url_path, lang=lang)
-    for _ in range(n_actions):
+    for _ in range(3 * n_actions):
+        if len(result.actions) >= n_actions:
+            break
         try:
             done = one_action(session, rng)
+            if done is None:
+                continue
+            result.actions.append(done)
         except Exception as err:  # an element went away mid-action: the page was rerunning
             done = f"(skipped: {type(err).__name__})"
-        if done is None:
-            continue
-        result.actions.append(done)
+            result.skipped.append(done)
         if not _wait_idle(session, timeout_ms):
             result.problems.append(f"stuck after: {done}")
             break
@@ -193,7 +216,11 @@ def main(argv=None) -> int:
                 seed = args.seed * 1000 + i * 10 + (lang == "zh")
                 result = run_monkey(Session(context, server.base_url), path, seed, args.actions, lang)
                 status = "ok" if not result.problems else "FAILED"
-                print(f"{lang} /{path}: {len(result.actions)} actions in {result.seconds:.0f} s, {status}", flush=True)
+                print(
+                    f"{lang} /{path}: {len(result.actions)} actions ({len(result.skipped)} more attempts skipped)"
+                    f" in {result.seconds:.0f} s, {status}",
+                    flush=True,
+                )
                 if result.problems:
                     failures += 1
                     print(result.report(), flush=True)
