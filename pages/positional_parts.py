@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from pages.state import tr
+from pages.i18n import t
+from pages.state import lang, tr
 from pages.widgets import chart, vectors_chart
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
@@ -40,29 +41,34 @@ class PositionalView:
         self.position_labels = [str(p) for p in self.positions]
 
 
-def dimension_name(j: int, d_model: int) -> str:
-    """ "dim 4 · sin, i = 2" : which function and which frequency index column j has."""
-    return tr("positional.dim_name", j=j, fn="sin" if j % 2 == 0 else "cos", i=j // 2)
+def dimension_names(d_model: int) -> list[str]:
+    """ "dim 4 · sin, i = 2" for every column: which function and which frequency index it has. The language
+    is read once: the picker formats all d_model options on every rerun."""
+    language = lang()
+    return [
+        t("positional.dim_name", language, j=j, fn="sin" if j % 2 == 0 else "cos", i=j // 2) for j in range(d_model)
+    ]
 
 
 def curves_part(v: PositionalView) -> None:
     st.subheader(tr("positional.curves"))
+    names = dimension_names(v.d_model)
     dims = st.multiselect(
         tr("positional.dims"),
         range(v.d_model),
         default=default_dims(v.d_model),
         key="positional.dims",
-        format_func=lambda j: dimension_name(j, v.d_model),
+        format_func=names.__getitem__,
         max_selections=8,
     )
     if not dims:
         st.info(tr("positional.pick_dims"))
         return
-    series = {dimension_name(j, v.d_model): v.pe[:, j] for j in dims}
+    series = {names[j]: v.pe[:, j] for j in dims}
     marks = None
     if v.marked:  # the sentence's own encoding, one dot per token on each curve
         sentence_pe = v.result.trace.source_positional  # (S, d_model)
-        marks = {dimension_name(j, v.d_model): (np.arange(v.S), sentence_pe[:, j], v.token_labels) for j in dims}
+        marks = {names[j]: (np.arange(v.S), sentence_pe[:, j], v.token_labels) for j in dims}
     chart(
         figures.line_chart(
             v.positions,
