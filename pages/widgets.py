@@ -15,7 +15,7 @@ from pages.controls import choice
 from pages.i18n import t
 from pages.state import presenting, sentence, tr
 from viz_model import figures
-from viz_model.figures.export import export_name, figure_csv, figure_svg
+from viz_model.figures.export import export_name, figure_csv, figure_svg, has_csv
 from viz_model.model.translator import Translation
 
 _MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
@@ -124,10 +124,10 @@ def chart(fig, key: str) -> None:
     )
     # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
     # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).
+    # The CSV is written only when asked for, too (a few milliseconds for a large matrix, on every rerun).
     downloads = [("svg", lambda: figure_svg(fig), "image/svg+xml", "image")]
-    table = figure_csv(fig)
-    if table is not None:
-        downloads.append(("csv", table, "text/csv", "download"))
+    if has_csv(fig):
+        downloads.append(("csv", lambda: figure_csv(fig), "text/csv", "download"))
     row = st.container(horizontal=True, gap="small")
     for extension, data, mime, icon in downloads:
         row.download_button(

@@ -99,6 +99,25 @@ def test_series_csv_equals_the_bars_and_lines_drawn():
     np.testing.assert_allclose(by_name["cos"], np.c_[x, np.cos(x)], rtol=1e-6)
 
 
+def test_has_csv_says_whether_figure_csv_writes_anything():
+    import plotly.graph_objects as go
+
+    from viz_model.figures.export import figure_csv, has_csv
+
+    x = np.arange(3)
+    examples = [
+        figures.heatmaps(
+            np.eye(2)[None].astype(np.float32), ["a", "b"], ["c", "d"], y_title="q", x_title="k", value_name="v"
+        ),
+        figures.bar_chart(["a"], [1.0], x_title="x", y_title="y"),
+        figures.line_chart(x, {"sin": np.sin(x)}, x_title="pos", y_title="value"),
+        go.Figure(go.Scatter(x=[], y=[], name="legend only")),
+        go.Figure(),
+    ]
+    assert [has_csv(fig) for fig in examples] == [figure_csv(fig) is not None for fig in examples]
+    assert [has_csv(fig) for fig in examples] == [True, True, True, False, False]
+
+
 def test_figure_svg_is_the_chart_as_a_vector_image():
     pytest.importorskip("kaleido")
     from viz_model.figures.export import figure_svg

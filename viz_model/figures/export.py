@@ -89,6 +89,9 @@ def _cell(value) -> str:
     return html.unescape(str(value))
 
 
+SERIES_TYPES = ("bar", "scatter", "scatter3d", "scattergl")
+
+
 def series_csv(fig: go.Figure) -> str | None:
     """Every bar, line or point series of `fig` (no heatmap) as CSV: per series a title line (its name),
     a header of the axis titles and one line per point (its x, y and, in 3-D, z); blank line between series.
@@ -98,7 +101,7 @@ def series_csv(fig: go.Figure) -> str | None:
     writer = csv.writer(buffer, lineterminator="\n")
     written = 0
     for trace in fig.data:
-        if trace.type not in ("bar", "scatter", "scatter3d", "scattergl"):
+        if trace.type not in SERIES_TYPES:
             continue
         columns = [_values(trace.x), _values(trace.y)] + ([_values(trace.z)] if trace.type == "scatter3d" else [])
         if not columns[0] and not columns[1]:
@@ -116,6 +119,18 @@ def series_csv(fig: go.Figure) -> str | None:
 def figure_csv(fig: go.Figure) -> str | None:
     """The numbers a chart draws, as CSV: its heatmap matrices if it has any, else its series."""
     return heatmap_csv(fig) or series_csv(fig)
+
+
+def has_csv(fig: go.Figure) -> bool:
+    """Whether `figure_csv(fig)` writes anything, without writing it (a page offers the CSV on every rerun
+    but writes it only when it is downloaded)."""
+    return any(
+        trace.type == "heatmap"
+        and trace.coloraxis
+        or trace.type in SERIES_TYPES
+        and (len(_values(trace.x)) > 0 or len(_values(trace.y)) > 0)
+        for trace in fig.data
+    )
 
 
 SVG_WIDTH = 1200  # px: a chart drawn full width has no width of its own; the slide's
