@@ -228,3 +228,29 @@ def test_over_long_token_labels_are_shortened_in_the_middle():
     assert label.startswith("0:aaa") and label.endswith("→&lt;unk&gt;") and "…" in label
     assert len(label.replace("&lt;", "<").replace("&gt;", ">")) <= LABEL_CHARS + 2
     assert token_labels(["qwertyzebra→<unk>"]) == ["0:qwertyzebra→&lt;unk&gt;"]
+
+
+def test_line_chart_built_unvalidated_is_the_figure_plotly_would_validate():
+    """line_chart skips plotly.py's validation for speed; rebuilt with it, the figure must be the same (a
+    misspelt property would raise here)."""
+    import plotly.graph_objects as go
+
+    x = np.arange(6)
+    marks = {"sin": (np.arange(3), np.sin(np.arange(3)), ["0:a", "1:<b>", "2:c"])}
+    for dashed in (False, True):
+        fig = figures.react_ready(
+            figures.line_chart(
+                x,
+                {"sin": np.sin(x), "cos": np.cos(x)},
+                x_title="pos",
+                y_title="value",
+                marks=marks,
+                marks_name="sentence",
+                dashed=dashed,
+            )
+        )
+        sent = fig.to_plotly_json()
+        assert sent["layout"].pop("template", None) is None
+        validated = go.Figure(sent).to_plotly_json()  # raises on an invalid property
+        validated["layout"].pop("template", None)
+        assert validated == sent
