@@ -46,7 +46,7 @@ def _array(value) -> np.ndarray:
 def heatmap_panels(fig: go.Figure) -> list[tuple[str, list[str], list[str], np.ndarray]]:
     """(title, row labels, column labels, matrix) of each heatmap panel with a colour axis, in order."""
     titles = [a.text or "" for a in fig.layout.annotations]
-    panels = [t for t in fig.data if t.type == "heatmap" and t.coloraxis]
+    panels = _panel_traces(fig)
     out = []
     for i, trace in enumerate(panels):
         title = html.unescape(titles[i]) if len(titles) >= len(panels) else f"panel {i + 1}"
@@ -100,12 +100,8 @@ def series_csv(fig: go.Figure) -> str | None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     written = 0
-    for trace in fig.data:
-        if trace.type not in SERIES_TYPES:
-            continue
+    for trace in _series_traces(fig):
         columns = [_values(trace.x), _values(trace.y)] + ([_values(trace.z)] if trace.type == "scatter3d" else [])
-        if not columns[0] and not columns[1]:
-            continue
         if written:
             writer.writerow([])
         writer.writerow([html.unescape(str(trace.name or trace.meta or f"series {written + 1}"))])
@@ -124,13 +120,19 @@ def figure_csv(fig: go.Figure) -> str | None:
 def has_csv(fig: go.Figure) -> bool:
     """Whether `figure_csv(fig)` writes anything, without writing it (a page offers the CSV on every rerun
     but writes it only when it is downloaded)."""
-    return any(
-        trace.type == "heatmap"
-        and trace.coloraxis
-        or trace.type in SERIES_TYPES
-        and (len(_values(trace.x)) > 0 or len(_values(trace.y)) > 0)
-        for trace in fig.data
-    )
+    return bool(_panel_traces(fig)) or any(True for _ in _series_traces(fig))
+
+
+def _panel_traces(fig: go.Figure) -> list:
+    """The heatmap traces with a colour axis: the panels heatmap_csv writes."""
+    return [t for t in fig.data if t.type == "heatmap" and t.coloraxis]
+
+
+def _series_traces(fig: go.Figure):
+    """The bar, line and point traces with data: the series series_csv writes (legend-only markers left out)."""
+    for trace in fig.data:
+        if trace.type in SERIES_TYPES and (len(_values(trace.x)) > 0 or len(_values(trace.y)) > 0):
+            yield trace
 
 
 SVG_WIDTH = 1200  # px: a chart drawn full width has no width of its own; the slide's
