@@ -401,3 +401,27 @@ def test_phrasebook_words_are_cut_the_grammar_way(pairs):
     for word in ("看电视", "不会", "打乒乓球", "床上"):
         assert word in phrasebook_text and word not in vocabulary
     assert {"看", "电视", "不", "会"} <= vocabulary
+
+
+def test_rare_chinese_words_are_written_as_their_characters(pairs):
+    """A Chinese word of fewer than RARE_WORD_MIN_SENTENCES sentences is no vocabulary entry: its sentences
+    carry its characters, every one of which is in the vocabulary (so the app reads the word too)."""
+    from viz_model.corpus.assemble import RARE_WORD_MIN_SENTENCES
+
+    sentences_with = Counter(tok for p in pairs for tok in set(p.zh_tokens))
+    course = {tok for p in COURSE_SENTENCES for tok in p.zh_tokens}
+    words = [t for t in sentences_with if len(t) > 1 and any("\u4e00" <= ch <= "\u9fff" for ch in t)]
+    assert words and all(sentences_with[w] >= RARE_WORD_MIN_SENTENCES or w in course for w in words)
+    characters = {t for t in sentences_with if len(t) == 1}
+    assert len(characters) > 1000  # the characters of the words written out
+
+
+def test_latin_words_inside_chinese_stay_apart(pairs, tokenizer):
+    """Hand-written Chinese that quotes English (英语也要说 it is raining) keeps each English word a token of
+    its own, as the app reads it, not one glued token (itisraining)."""
+    (quoting,) = [p for p in pairs if "英语也要说" in p.zh and "raining" in p.zh]
+    assert ("it", "is", "raining") in zip(quoting.zh_tokens, quoting.zh_tokens[1:], quoting.zh_tokens[2:])
+    quoted = [p for p in pairs if p.origin == "phrasebook" and any(t.isascii() and t.isalpha() for t in p.zh_tokens)]
+    assert len(quoted) > 10
+    for p in quoted:
+        assert tokenizer.split(p.zh)[0] == list(p.zh_tokens)

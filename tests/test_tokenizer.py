@@ -155,6 +155,10 @@ def test_detokenize(tok):
     )
     assert detokenize(["3", "apples"], "en") == "3 apples"
     assert detokenize(["我", "看见", "了", "。", EOS], "zh") == "我看见了。"
+    # Latin words and numbers inside Chinese keep the space between them, nowhere else
+    assert detokenize(["用", "it", "is", "raining", "造句", "。"], "zh") == "用it is raining造句。"
+    assert detokenize(["号码", "是", "138", "1234", "5678", "。"], "zh") == "号码是138 1234 5678。"
+    assert detokenize(["Wi", "-", "Fi", "密码", "是", "5", "个", "字"], "zh") == "Wi-Fi密码是5个字"
 
 
 def test_token_language_sorts_the_shared_vocabulary():

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from viz_model.model.tokenizer import UNK, Tokenizer, detokenize, english_words
+from viz_model.model.tokenizer import UNK, Tokenizer, contains_chinese, detokenize, english_words
 
 from . import grammar
 from .capitals import capitalised_forms, write_capitals
@@ -30,20 +30,60 @@ from .words import load_words
 
 
 def _settle(pairs: list[SentencePair]) -> list[SentencePair]:
-    """Re-tokenize both sides with the tokenizer over the corpus vocabulary until nothing changes."""
-    for _ in range(3):
+    """Re-tokenize both sides with the tokenizer over the corpus vocabulary until nothing changes, write the
+    rare Chinese words as their characters (`_split_rare_words`), and settle again."""
+    return _until_stable(_split_rare_words(_until_stable(pairs)))
+
+
+def _until_stable(pairs: list[SentencePair]) -> list[SentencePair]:
+    for _ in range(6):
         tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
-        settled = []
-        for p in pairs:
-            en = tuple(english_words(detokenize(list(p.en_tokens), "en")))
-            zh = tuple(tokenizer.split("".join(p.zh_tokens))[0])
-            if UNK in zh:
-                continue  # a character known only inside longer words: the app could not read it
-            settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))
+        settled = _retokenized(pairs, tokenizer)
         if settled == pairs:
             break
         pairs = settled
     return pairs
+
+
+def _retokenized(pairs: list[SentencePair], tokenizer: Tokenizer) -> list[SentencePair]:
+    settled = []
+    for p in pairs:
+        en = tuple(english_words(detokenize(list(p.en_tokens), "en")))
+        zh = tuple(tokenizer.split(detokenize(list(p.zh_tokens), "zh"))[0])
+        if UNK in zh:
+            continue  # a character known only inside longer words: the app could not read it
+        settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))
+    return settled
+
+
+# A Chinese word seen in fewer sentences than this is written as its characters. Its one or two sentences
+# teach its own embedding little, while every character is shared by many words; and each word type costs
+# a row of the embedding table, which is also the output projection every decoding step reads whole.
+# The typed-text tokenizer does the same for any word missing from the vocabulary (greedy longest match).
+RARE_WORD_MIN_SENTENCES = 3
+
+
+def _split_rare_words(pairs: list[SentencePair]) -> list[SentencePair]:
+    sentences_with = Counter(tok for p in pairs for tok in set(p.zh_tokens))
+    course = {tok for p in COURSE_SENTENCES for tok in p.zh_tokens}
+    rare = {
+        tok
+        for tok, n in sentences_with.items()
+        if n < RARE_WORD_MIN_SENTENCES and len(tok) > 1 and contains_chinese(tok) and tok not in course
+    }
+    kept = [[tok for tok in p.zh_tokens if tok not in rare] for p in pairs]
+    characters = [[ch for tok in rare for ch in tok]]
+    tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + kept + characters)
+    return _retokenized(pairs, tokenizer)
+
+
+# Spaces a writer put between Latin words or numbers inside Chinese text (用 it is raining 造句) are kept.
+_LATIN_SPACE = re.compile(r"(?<=[A-Za-z0-9]) (?=[A-Za-z0-9])")
+
+
+def _without_spaces(chinese: str) -> str:
+    """A hand-written Chinese sentence without its spaces, except those between Latin words or numbers."""
+    return " ".join(part.replace(" ", "") for part in _LATIN_SPACE.split(chinese))
 
 
 def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]:
@@ -55,7 +95,7 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
     zh_seen = {p.zh: p.en_tokens for p in pairs}
 
     def add(en_tokens, zh_tokens, topic, origin, amb=()):
-        zh_text = "".join(zh_tokens)
+        zh_text = detokenize(list(zh_tokens), "zh")
         en_key = tuple(english_words(detokenize(list(en_tokens), "en")))
         if not MIN_LEN - 1 <= len(en_key) <= MAX_LEN + 4:
             return
@@ -73,7 +113,7 @@ def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]
         pairs_of_words = grammar_word_pairs([p.zh_tokens for p in pairs] + [p.zh for p, _ in templates])
         segment = _plain_jieba(pairs_of_words)
         for en, zh, topic in load_phrasebook():
-            add(tuple(english_words(en)), tuple(segment(zh.replace(" ", ""))), topic, "phrasebook")
+            add(tuple(english_words(en)), tuple(segment(_without_spaces(zh))), topic, "phrasebook")
     for p, topic in templates:
         add(p.en, p.zh, topic, "everyday", p.amb)
     return _settle(pairs)
@@ -132,7 +172,7 @@ def _plain_jieba(word_pairs: set[tuple[str, str]] = frozenset()):
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return lambda text: grammar_convention(jieba.lcut(text, HMM=False), word_pairs)
+    return lambda text: grammar_convention([w for w in jieba.lcut(text, HMM=False) if w.strip()], word_pairs)
 
 
 # ---- the corpus for the app and the command line -----------------------------------------------------

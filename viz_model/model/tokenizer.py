@@ -393,12 +393,20 @@ def _join_clock_abbreviations(words: list[str]) -> list[str]:
     return out
 
 
+def _is_latin_or_digit(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
 def detokenize(tokens: list[str], language: str) -> str:
-    """Tokens back to readable text: Chinese joins without spaces; English puts no space before punctuation
-    and starts each sentence with a capital ("i saw a saw ." -> "I saw a saw.")."""
+    """Tokens back to readable text: Chinese joins without spaces (but for one between two Latin words or
+    numbers: 用 it is raining 造句); English puts no space before punctuation and starts each sentence with a
+    capital ("i saw a saw ." -> "I saw a saw.")."""
     words = [t for t in tokens if t not in SPECIAL_TOKENS]
     if language == "zh":
-        return "".join(words)
+        return "".join(
+            f" {word}" if i and _is_latin_or_digit(words[i - 1][-1]) and _is_latin_or_digit(word[0]) else word
+            for i, word in enumerate(words)
+        )
     words = _join_clock_abbreviations(words)
     out = ""
     sentence_start = True

@@ -23,7 +23,7 @@ class SentencePair:
 
     @property
     def zh(self) -> str:
-        return "".join(self.zh_tokens)
+        return detokenize(list(self.zh_tokens), "zh")
 
 
 @dataclass(frozen=True)
