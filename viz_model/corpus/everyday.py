@@ -16,16 +16,9 @@ from __future__ import annotations
 import random
 
 from .grammar import AMBIGUOUS_FORMS, Ph, ph
+from .grammar.tables import PRONOUNS
 from .words import Word, by_pos
 
-SUBJECTS = [
-    ("i", "我", "1s"),
-    ("you", "你", "2"),
-    ("he", "他", "3s"),
-    ("she", "她", "3s"),
-    ("we", "我们", "pl"),
-    ("they", "他们", "pl"),
-]
 BE = {"1s": "am", "2": "are", "3s": "is", "pl": "are"}
 WAS = {"1s": "was", "2": "were", "3s": "was", "pl": "were"}
 COUNT_ZH = {2: "两", 3: "三", 4: "四", 5: "五"}
@@ -112,7 +105,7 @@ def noun_sentence(rng: random.Random, n: Word) -> Ph | None:
 def verb_sentence(rng: random.Random, v: Word, objects: dict[str, list[Word]]) -> Ph | None:
     s3, past, _participle, ing = v.forms
     e, z = v.english, v.chinese
-    en_s, zh_s, agr = rng.choice(SUBJECTS)
+    en_s, zh_s, agr = rng.choice(PRONOUNS)
     kinds = [k for k in v.object_kinds if objects.get(k)]
     if kinds:
         o = noun_phrase(rng, rng.choice(objects[rng.choice(kinds)]), dets=("the", "my", "your", "this"))
@@ -146,7 +139,7 @@ def verb_sentence(rng: random.Random, v: Word, objects: dict[str, list[Word]]) -
 def adjective_sentence(rng: random.Random, a: Word, things: list[Word]) -> Ph | None:
     e, z = a.english, a.chinese
     if a.kind == "person" or a.kind == "any" and rng.random() < 0.5:
-        en_s, zh_s, agr = rng.choice(SUBJECTS)
+        en_s, zh_s, agr = rng.choice(PRONOUNS)
         frames = [
             ph(f"{en_s} {BE[agr]} {e} .", f"{zh_s} 很 {z} 。"),
             ph(f"{en_s} {BE[agr]} very {e} .", f"{zh_s} 非常 {z} 。"),

@@ -9,34 +9,20 @@ from .noun_phrases import _noun_amb, be, do, np_, place_ph, random_subject
 from .phrases import Ph, Z, ph
 from .tables import COLOURABLE, NOUN, PLACES, SETS, TIME, VERB
 
+# The verbs each question asks about, in the order the seeded draws index them.
+# fmt: off
+WHAT_VERBS = ["eat", "drink", "buy", "see", "read", "write", "draw", "sell", "find", "like", "want", "need",
+              "have", "wash", "use", "take", "lose"]
+WHO_VERBS = ["eat", "buy", "see", "read", "write", "draw", "sell", "find", "like", "want", "wash", "fix", "feed",
+             "help", "open", "close", "lose", "take"]
+# fmt: on
+
 
 def t_wh(rng: random.Random):
     """what / who / how many / what colour / when / why questions."""
     r = rng.random()
     if r < 0.3:  # what did you buy yesterday ? ↔ 你昨天买了什么？
-        verb = VERB[
-            rng.choice(
-                [
-                    "eat",
-                    "drink",
-                    "buy",
-                    "see",
-                    "read",
-                    "write",
-                    "draw",
-                    "sell",
-                    "find",
-                    "like",
-                    "want",
-                    "need",
-                    "have",
-                    "wash",
-                    "use",
-                    "take",
-                    "lose",
-                ]
-            )
-        ]
+        verb = VERB[rng.choice(WHAT_VERBS)]
         tense = rng.choice(sorted(verb[6]))
         subj, agr = random_subject(rng, allow_i=False)
         time = _time(rng, tense, "q") if tense != "state" else ("", "")
@@ -45,34 +31,9 @@ def t_wh(rng: random.Random):
         vp = VP(*verb[:4], verb[4], Z("什么"), have=False)
         c = clause(subj, agr, vp, tense, "q", time)
         en = ("what",) + c.en
-        if tense == "past" and verb[0] == "see":
-            pass
         return _punct(Ph(en, c.zh[:-1], c.amb), "q"), "question"
     if r < 0.5:  # who bought the book ? ↔ 谁买了书？
-        verb = VERB[
-            rng.choice(
-                [
-                    "eat",
-                    "buy",
-                    "see",
-                    "read",
-                    "write",
-                    "draw",
-                    "sell",
-                    "find",
-                    "like",
-                    "want",
-                    "wash",
-                    "fix",
-                    "feed",
-                    "help",
-                    "open",
-                    "close",
-                    "lose",
-                    "take",
-                ]
-            )
-        ]
+        verb = VERB[rng.choice(WHO_VERBS)]
         tense = rng.choice(sorted(verb[6]))
         obj = _object(rng, verb[0], verb[5])
         time = _time(rng, tense, "stmt") if tense != "state" else ("", "")
@@ -102,8 +63,6 @@ def t_wh(rng: random.Random):
                 + subj
                 + ph(f"{verb[0]} {t_en}", f"{t_zh} {verb[4]} 了 几 {mw} {zh}")
             )
-            if verb[0] == "see":
-                pass
         return _punct(p, "q"), "question"
     if r < 0.75:  # what colour is the car ? ↔ 车是什么颜色的？
         noun = rng.choice(COLOURABLE)
