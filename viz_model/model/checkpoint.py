@@ -22,6 +22,10 @@ VERSION = 1
 MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "model"
 CHECKPOINT_FILE, VOCAB_FILE, CARD_FILE = "checkpoint.pt", "vocab.json", "model_card.json"
 REBUILD_COMMAND = "python -m viz_model.training.train"
+# Weights are stored in float16: half the file (the repository ships it) for a change in the weights' fifth
+# significant digit. The model in memory computes in float32 on exactly the stored values: `round_to_storage`
+# is applied before a trained model is evaluated and saved, so the card's figures are the shipped model's.
+STORAGE_DTYPE = torch.float16
 
 
 class CheckpointError(RuntimeError):
@@ -36,8 +40,19 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+@torch.no_grad()
+def round_to_storage(model: Transformer) -> Transformer:
+    """Round every weight to the storage precision in place (still float32 tensors), so that the model in
+    memory is the one `save` writes and `load` reads back."""
+    for tensor in model.state_dict().values():
+        if tensor.is_floating_point():
+            tensor.copy_(tensor.to(STORAGE_DTYPE))
+    return model
+
+
 def save(model: Transformer, tokenizer: Tokenizer, card: dict, model_dir: Path = MODEL_DIR) -> None:
-    """Write checkpoint, vocabulary and card; the card records both files' SHA-256 to detect corruption."""
+    """Write checkpoint (weights in STORAGE_DTYPE), vocabulary and card; the card records both files'
+    SHA-256 to detect corruption. Round the model first (`round_to_storage`) to keep memory and file equal."""
     model_dir = Path(model_dir)
     model_dir.mkdir(parents=True, exist_ok=True)
     torch.save(
@@ -45,13 +60,19 @@ def save(model: Transformer, tokenizer: Tokenizer, card: dict, model_dir: Path =
             "format": FORMAT,
             "version": VERSION,
             "config": model.config.to_dict(),
-            "state_dict": {k: v.detach().clone() for k, v in model.state_dict().items()},
+            "state_dict": {
+                k: v.detach().to(STORAGE_DTYPE) if v.is_floating_point() else v.detach().clone()
+                for k, v in model.state_dict().items()
+            },
         },
         model_dir / CHECKPOINT_FILE,
     )
     tokenizer.save(model_dir / VOCAB_FILE)
     card = dict(
-        card, checkpoint_sha256=sha256(model_dir / CHECKPOINT_FILE), vocab_sha256=sha256(model_dir / VOCAB_FILE)
+        card,
+        weights_stored_as=str(STORAGE_DTYPE).removeprefix("torch."),
+        checkpoint_sha256=sha256(model_dir / CHECKPOINT_FILE),
+        vocab_sha256=sha256(model_dir / VOCAB_FILE),
     )
     (model_dir / CARD_FILE).write_text(json.dumps(card, ensure_ascii=False, indent=2), encoding="utf-8")
 
@@ -94,7 +115,7 @@ def load(model_dir: Path | None = None) -> tuple[Transformer, Tokenizer, dict]:
         if config.vocab_size != len(tokenizer):
             raise ValueError(f"vocabulary has {len(tokenizer)} tokens, the model {config.vocab_size}")
         model = Transformer(config)
-        model.load_state_dict(saved["state_dict"])
+        model.load_state_dict(saved["state_dict"])  # float16 → the float32 parameters, exactly
     except (TypeError, ValueError, KeyError, RuntimeError) as err:
         raise CheckpointError(paths[CHECKPOINT_FILE], f"the weights do not fit the model ({err})") from None
     model.eval()

@@ -286,6 +286,7 @@ def train(
             )
 
     train_seconds = time.time() - start
+    checkpoint.round_to_storage(model)  # every figure below is the stored model's
     model.eval()
     card = {
         "name": "attention-lab-en-zh",
