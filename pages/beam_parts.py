@@ -29,7 +29,7 @@ from viz_model.lessons.search_views import (
     step_rows,
     typed_prefix,
 )
-from viz_model.model.tokenizer import detokenize
+from viz_model.model.detokenize import detokenize
 from viz_model.model.translator import SearchSettings, output_tokens
 
 STEP = "step"  # 1-based step shown in the tree, owned by the slider, in the URL

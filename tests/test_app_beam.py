@@ -25,7 +25,8 @@ from tests.app_harness import (
 from viz_model.lessons.metrics import bleu, metric_tokens
 from viz_model.lessons.references import find_reference
 from viz_model.model.decoding import greedy_search
-from viz_model.model.tokenizer import EOS, detokenize
+from viz_model.model.detokenize import detokenize
+from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import SearchSettings
 
 # The fixture `at` (tests/conftest.py) opens PAGE on this sentence.

@@ -9,7 +9,8 @@ from viz_model.corpus import COURSE_SENTENCES, SentencePair
 from viz_model.corpus.capitals import capitalised_forms
 from viz_model.corpus.evalset import everyday_keys, normalise
 from viz_model.corpus.phrasebook import load_phrasebook
-from viz_model.model.tokenizer import CAPITALS_FILE, Tokenizer, detokenize, english_words
+from viz_model.model.detokenize import CAPITALS_FILE, detokenize
+from viz_model.model.tokenizer import Tokenizer, english_words
 
 
 @pytest.fixture(scope="module")

@@ -78,3 +78,16 @@ def test_pages_stay_thin():
     sizes = {p.file: len((ROOT / p.file).read_text(encoding="utf-8").splitlines()) for p in PAGES}
     assert len(sizes) == 8
     assert {file: n for file, n in sizes.items() if n > 150} == {}
+
+
+# Files that are data written as Python (word tables), not code to read top to bottom.
+DATA_TABLES = {"viz_model/corpus/grammar/tables.py"}
+
+
+def test_no_module_is_a_grab_bag():
+    """No module of viz_model or pages over 400 lines, but for the data tables: past that a module holds
+    more than one thing, and a newcomer cannot read it at a sitting."""
+    files = [*(ROOT / "viz_model").rglob("*.py"), *(ROOT / "pages").rglob("*.py")]
+    sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
+    assert len(sizes) > 40 and all(name in sizes for name in DATA_TABLES)
+    assert {name: n for name, n in sizes.items() if n > 400 and name not in DATA_TABLES} == {}

@@ -16,8 +16,9 @@ from viz_model.lessons.search_views import (
     typed_prefix,
 )
 from viz_model.lessons.toy_search import beam_search, course_next_probs
+from viz_model.model.detokenize import detokenize
 from viz_model.model.search_record import Hypothesis, SearchRecord
-from viz_model.model.tokenizer import EOS, UNK, detokenize
+from viz_model.model.tokenizer import EOS, UNK
 from viz_model.model.translator import SearchSettings, output_tokens
 
 

@@ -2,17 +2,8 @@
 
 import pytest
 
-from viz_model.model.tokenizer import (
-    EOS,
-    SPECIAL_TOKENS,
-    TO_EN,
-    TO_ZH,
-    UNK,
-    Tokenizer,
-    clean_text,
-    detokenize,
-    token_language,
-)
+from viz_model.model.detokenize import detokenize
+from viz_model.model.tokenizer import EOS, SPECIAL_TOKENS, TO_EN, TO_ZH, UNK, Tokenizer, clean_text, token_language
 
 VOCAB = [
     "i",

@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from viz_model.model.tokenizer import UNK, Tokenizer, contains_chinese, detokenize, english_words
+from viz_model.model.detokenize import detokenize
+from viz_model.model.tokenizer import UNK, Tokenizer, contains_chinese, english_words
 
 from . import grammar
 from .capitals import capitalised_forms, write_capitals

@@ -5,7 +5,7 @@ The model reads and writes English in lower case, so a translation comes out as 
 cold." unless something gives the capitals back. A hand list catches a few names; people's own sentences
 know far more. A word counts as capitalised when, away from the start of a sentence, the phrasebook's writers
 wrote it with capitals nearly every time. The table is written to `assets/corpus/capitals.tsv` with the rest
-of the corpus and read by `viz_model.model.tokenizer.detokenize`.
+of the corpus and read by `viz_model.model.detokenize`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from viz_model.model.tokenizer import CAPITALS_FILE, reload_capitals, without_clitic
+from viz_model.model.detokenize import CAPITALS_FILE, reload_capitals
+from viz_model.model.tokenizer import without_clitic
 
 # A word as the tokenizer keeps it (inner hyphens and apostrophes), or a mark that ends a sentence.
 _WORD_OR_END = re.compile(r"[A-Za-z]+(?:['\-][A-Za-z]+)*|[.?!:\"]")

@@ -13,8 +13,9 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from viz_model.model.detokenize import detokenize
 from viz_model.model.search_record import Candidate, SearchRecord
-from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK, detokenize
+from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings
 
 STATUSES = ("kept", "finished", "pruned")

@@ -15,8 +15,9 @@ import torch
 from . import checkpoint
 from .config import ModelConfig
 from .decoding import DEFAULT_LENGTH_PENALTY, SequenceScore, beam_search, score_target
+from .detokenize import detokenize
 from .search_record import SearchRecord
-from .tokenizer import DIRECTIONS, EOS, Tokenized, Tokenizer, contains_chinese, detokenize
+from .tokenizer import DIRECTIONS, EOS, Tokenized, Tokenizer, contains_chinese
 from .trace import TranslationTrace, build_trace
 from .transformer import Transformer
 

@@ -23,7 +23,8 @@ from viz_model.corpus.evalset import NEAR_DUPLICATE_OVERLAP, closest_overlap, lo
 from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.decoding import beam_search
-from viz_model.model.tokenizer import contains_chinese, detokenize
+from viz_model.model.detokenize import detokenize
+from viz_model.model.tokenizer import contains_chinese
 
 from .examples import make_examples, mean_loss  # shared with training: one definition of the loss
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viz_model.model.tokenizer import detokenize
+from viz_model.model.detokenize import detokenize
 
 
 @dataclass(frozen=True)
