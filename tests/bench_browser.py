@@ -147,7 +147,7 @@ def test_sentences(count: int, offset: int = 0) -> list[str]:
 
     from viz_model import corpus
 
-    pairs = corpus.split_corpus(corpus.generate_pairs(seed=0), seed=0)["test"]
+    pairs = corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)["test"]
     texts = list(dict.fromkeys(p.en for p in pairs))
     random.Random(0).shuffle(texts)
     return texts[offset : offset + count]

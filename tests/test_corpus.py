@@ -15,7 +15,7 @@ from viz_model.model.tokenizer import Tokenizer, english_words
 
 @pytest.fixture(scope="module")
 def pairs():
-    return corpus._pairs(seed=0)  # generate_pairs(0), cached for example_sentences
+    return corpus.corpus_pairs(seed=0)  # generate_pairs(0), built once per process
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def tokenizer(pairs):
 
 # ---- determinism and size -------------------------------------------------------------------------
 def test_same_seed_same_corpus(pairs):
-    assert corpus.generate_pairs(seed=0) == pairs
+    assert corpus.generate_pairs(seed=0) == pairs  # a second, fresh build
 
 
 def test_size_and_no_duplicates(pairs):

@@ -68,7 +68,7 @@ def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split):
 
 def test_generated_corpus_leaves_out_everyday_sentences():
     banned = everyday_keys()
-    pairs = corpus._pairs(0)
+    pairs = corpus.corpus_pairs(0)
     leaked = [p for p in pairs if normalise(p.en) in banned or normalise(p.zh) in banned]
     assert not leaked, leaked[:5]
     # The filter is real: the phrasebook and the templates do write some of them (set phrases, the
@@ -97,7 +97,7 @@ def test_lexicon_has_3000_frequent_english_words_with_chinese():
 
 
 def test_corpus_knows_everyday_words_and_phrases():
-    pairs = corpus._pairs(0)
+    pairs = corpus.corpus_pairs(0)
     en = Counter(t for p in pairs for t in p.en_tokens)
     zh = Counter(t for p in pairs for t in p.zh_tokens)
     for word in ("it", "can", "good", "time", "thank", "all", "today", "weather", "think", "learn", "understand"):
@@ -135,7 +135,7 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
     from viz_model.training.evaluate import evaluate_everyday, mixes_source_language
 
     model, tokenizer, _ = checkpoint.load()
-    training = corpus.split_corpus(corpus.generate_pairs())["train"]
+    training = corpus.split_corpus(corpus.corpus_pairs())["train"]
     result = evaluate_everyday(
         model, tokenizer, log=lambda *_: None, misses_file=tmp_path / "misses.tsv", training_pairs=training
     )

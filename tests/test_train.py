@@ -81,7 +81,7 @@ def test_measuring_the_model_leaves_its_mode_alone(tiny_run):
     from viz_model.training.train import greedy_bleu, greedy_exact
 
     model, tokenizer, _, _ = tiny_run
-    pairs = corpus.split_corpus(corpus.generate_pairs())["validation"][:8]
+    pairs = corpus.split_corpus(corpus.corpus_pairs())["validation"][:8]
     examples = make_examples(pairs, tokenizer, model.config.max_len)
     for mode in (False, True):
         model.train(mode)

@@ -20,7 +20,7 @@ def translator():
 
 @pytest.fixture(scope="module")
 def test_split():
-    return corpus.split_corpus(corpus.generate_pairs())["test"]
+    return corpus.split_corpus(corpus.corpus_pairs())["test"]
 
 
 def test_every_course_sentence_is_translated_exactly_as_its_reference(translator):

@@ -31,7 +31,7 @@ def load_sentences(n_sessions: int, per_session: int, rounds: int) -> list[list[
     new sentences, so repeated rounds churn the bounded caches instead of hitting them."""
     from viz_model import corpus
 
-    pairs = corpus.split_corpus(corpus.generate_pairs(seed=0), seed=0)["test"]
+    pairs = corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)["test"]
     pools = {"en2zh": list(dict.fromkeys(p.en for p in pairs)), "zh2en": list(dict.fromkeys(p.zh for p in pairs))}
     taken = {"en2zh": 0, "zh2en": 0}
     plans = []

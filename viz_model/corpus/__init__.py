@@ -8,7 +8,16 @@
 - `assemble.py`: everything together, one translation per sentence, tokens settled by the app's tokenizer.
 """
 
-from .assemble import OUT_DIR, _pairs, ambiguous_text, example_sentences, generate_pairs, main, topics, write_corpus
+from .assemble import (
+    OUT_DIR,
+    ambiguous_text,
+    corpus_pairs,
+    example_sentences,
+    generate_pairs,
+    main,
+    topics,
+    write_corpus,
+)
 from .grammar import (
     AMBIGUOUS_FORMS,
     AMBIGUOUS_WORDS,
@@ -37,11 +46,11 @@ __all__ = [
     "ZH_NUMBERS",
     "LexiconEntry",
     "SentencePair",
-    "_pairs",
     "ambiguous_text",
     "arithmetic_pairs",
     "arithmetic_triple",
     "arithmetic_triples",
+    "corpus_pairs",
     "example_sentences",
     "find_conflicts",
     "generate_pairs",

@@ -33,24 +33,45 @@ from .words import load_words
 def _settle(pairs: list[SentencePair]) -> list[SentencePair]:
     """Re-tokenize both sides with the tokenizer over the corpus vocabulary until nothing changes, write the
     rare Chinese words as their characters (`_split_rare_words`), and settle again."""
-    return _until_stable(_split_rare_words(_until_stable(pairs)))
+    texts = _Texts()
+    return _until_stable(_split_rare_words(_until_stable(pairs, texts), texts), texts)
 
 
-def _until_stable(pairs: list[SentencePair]) -> list[SentencePair]:
+class _Texts:
+    """The settled English tokens and the Chinese text of a token tuple, each computed once per build: the
+    passes below re-read the same ~100,000 sentences up to six times, and neither depends on the vocabulary
+    (only the Chinese segmentation does)."""
+
+    def __init__(self):
+        self._english: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._chinese: dict[tuple[str, ...], str] = {}
+
+    def english(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        if tokens not in self._english:
+            self._english[tokens] = tuple(english_words(detokenize(list(tokens), "en")))
+        return self._english[tokens]
+
+    def chinese(self, tokens: tuple[str, ...]) -> str:
+        if tokens not in self._chinese:
+            self._chinese[tokens] = detokenize(list(tokens), "zh")
+        return self._chinese[tokens]
+
+
+def _until_stable(pairs: list[SentencePair], texts: _Texts) -> list[SentencePair]:
     for _ in range(6):
         tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
-        settled = _retokenized(pairs, tokenizer)
+        settled = _retokenized(pairs, tokenizer, texts)
         if settled == pairs:
             break
         pairs = settled
     return pairs
 
 
-def _retokenized(pairs: list[SentencePair], tokenizer: Tokenizer) -> list[SentencePair]:
+def _retokenized(pairs: list[SentencePair], tokenizer: Tokenizer, texts: _Texts) -> list[SentencePair]:
     settled = []
     for p in pairs:
-        en = tuple(english_words(detokenize(list(p.en_tokens), "en")))
-        zh = tuple(tokenizer.split(detokenize(list(p.zh_tokens), "zh"))[0])
+        en = texts.english(tuple(p.en_tokens))
+        zh = tuple(tokenizer.split(texts.chinese(tuple(p.zh_tokens)))[0])
         if UNK in zh:
             continue  # a character known only inside longer words: the app could not read it
         settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))
@@ -64,7 +85,7 @@ def _retokenized(pairs: list[SentencePair], tokenizer: Tokenizer) -> list[Senten
 RARE_WORD_MIN_SENTENCES = 3
 
 
-def _split_rare_words(pairs: list[SentencePair]) -> list[SentencePair]:
+def _split_rare_words(pairs: list[SentencePair], texts: _Texts) -> list[SentencePair]:
     sentences_with = Counter(tok for p in pairs for tok in set(p.zh_tokens))
     course = {tok for p in COURSE_SENTENCES for tok in p.zh_tokens}
     rare = {
@@ -75,7 +96,7 @@ def _split_rare_words(pairs: list[SentencePair]) -> list[SentencePair]:
     kept = [[tok for tok in p.zh_tokens if tok not in rare] for p in pairs]
     characters = [[ch for tok in rare for ch in tok]]
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + kept + characters)
-    return _retokenized(pairs, tokenizer)
+    return _retokenized(pairs, tokenizer, texts)
 
 
 # Spaces a writer put between Latin words or numbers inside Chinese text (用 it is raining 造句) are kept.
@@ -180,8 +201,9 @@ def _plain_jieba(word_pairs: set[tuple[str, str]] = frozenset()):
 _CACHE: dict[int, list[SentencePair]] = {}
 
 
-def _pairs(seed: int = 0) -> list[SentencePair]:
-    """generate_pairs, computed once per seed (the app asks for examples often)."""
+def corpus_pairs(seed: int = 0) -> list[SentencePair]:
+    """generate_pairs, computed once per seed and process: the app asks for examples often, and training,
+    evaluation and the tests all read the same corpus (one build takes a minute or two)."""
     if seed not in _CACHE:
         _CACHE[seed] = generate_pairs(seed)
     return _CACHE[seed]
@@ -189,7 +211,7 @@ def _pairs(seed: int = 0) -> list[SentencePair]:
 
 def topics() -> list[str]:
     """Topics the app can show examples for ("ambiguous" collects every pair with an ambiguous word)."""
-    return sorted({p.topic for p in _pairs()} | {"ambiguous"})
+    return sorted({p.topic for p in corpus_pairs()} | {"ambiguous"})
 
 
 def example_sentences(topic: str, n: int = 10, seed: int = 0) -> list[SentencePair]:
@@ -197,9 +219,9 @@ def example_sentences(topic: str, n: int = 10, seed: int = 0) -> list[SentencePa
     if topic == "course":
         return COURSE_SENTENCES[:n]
     if topic == "ambiguous":
-        found = [p for p in _pairs() if p.ambiguous]
+        found = [p for p in corpus_pairs() if p.ambiguous]
     else:
-        found = [p for p in _pairs() if p.topic == topic]
+        found = [p for p in corpus_pairs() if p.topic == topic]
     if not found:
         raise KeyError(f"unknown topic {topic!r}; topics are {topics()}")
     rng = random.Random(f"examples-{topic}-{seed}")

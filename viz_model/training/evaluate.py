@@ -51,7 +51,7 @@ def translate_tokens(model, tokenizer, text, target_language, beam_width=EVAL_BE
 
 def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDTH) -> dict:
     model.eval()  # the figures are those of the model as shipped: no dropout
-    splits = splits or corpus.split_corpus(corpus.generate_pairs())
+    splits = splits or corpus.split_corpus(corpus.corpus_pairs())
     start = time.time()
     result = {"beam_width": beam_width}
     test = splits["test"]
@@ -161,7 +161,7 @@ def evaluate_everyday(
 
     pairs = load_everyday()
     if training_pairs is None:
-        training_pairs = corpus.split_corpus(corpus.generate_pairs())["train"]
+        training_pairs = corpus.split_corpus(corpus.corpus_pairs())["train"]
     result: dict = {"everyday_sentences": len(pairs)}
     misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
     for direction, target in (("en2zh", "zh"), ("zh2en", "en")):

@@ -173,7 +173,7 @@ def train(
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = random.Random(cfg.seed)
-    pairs = corpus.generate_pairs(seed=cfg.seed)
+    pairs = corpus.corpus_pairs(seed=cfg.seed)
     splits = corpus.split_corpus(pairs, seed=cfg.seed)
     tokenizer = Tokenizer.from_corpus([p.en_tokens for p in pairs] + [p.zh_tokens for p in pairs])
     model_config = model_config or ModelConfig(vocab_size=len(tokenizer), **SHIPPED_MODEL)
