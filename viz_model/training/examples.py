@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from viz_model.model.tokenizer import Tokenizer
+from viz_model.model.tokenizer import Tokenized, Tokenizer
 
 
 @dataclass
@@ -27,8 +27,13 @@ def make_examples(
     pairs, tokenizer: Tokenizer, max_len: int, unpunctuated_share: float = 0.0, rng: random.Random | None = None
 ) -> list[Example]:
     """Each pair gives one example per direction it allows; the source carries the target-language tag.
-    A share of the sources (drawn from `rng`) lose their final punctuation mark (see TrainConfig)."""
+    A share of the sources (drawn from `rng`) lose their final punctuation mark (see TrainConfig).
+
+    Oversampled pairs repeat (a phrasebook pair five times, a course sentence a hundred), so each distinct
+    source text is tokenized once and its examples share the id lists, which nothing modifies."""
     examples = []
+    sources: dict[tuple[str, str], Tokenized] = {}
+    targets: dict[tuple[str, ...], list[int]] = {}
     for pair in pairs:
         for direction, src_text, tgt_tokens, tgt_lang in (
             ("en2zh", pair.en, pair.zh_tokens, "zh"),
@@ -38,8 +43,11 @@ def make_examples(
                 continue
             if unpunctuated_share and src_text.endswith(SENTENCE_ENDS) and rng.random() < unpunctuated_share:
                 src_text = src_text[:-1].rstrip()
-            source = tokenizer.encode_source(src_text, tgt_lang, max_len)
-            target = tokenizer.ids(list(tgt_tokens))
+            if (src_text, tgt_lang) not in sources:
+                sources[src_text, tgt_lang] = tokenizer.encode_source(src_text, tgt_lang, max_len)
+            if tgt_tokens not in targets:
+                targets[tgt_tokens] = tokenizer.ids(list(tgt_tokens))
+            source, target = sources[src_text, tgt_lang], targets[tgt_tokens]
             if source.truncated or len(target) + 1 > max_len or source.unknown_words:
                 raise ValueError(f"training example does not fit the model: {src_text!r}")
             examples.append(Example(source.ids, target, direction))
