@@ -395,6 +395,33 @@ class Session:
                     || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1); })
                 .map(t => t.textContent); })""")
 
+    def colliding_labels(self) -> list[str]:
+        """Neighbouring tick labels of a category axis that run into each other, from plotly's own layout:
+        the px between two shown ticks (axis.l2p) against a line of the labels' font (1.15 × its size),
+        turned by the axis's tick angle (a label at 45° clears its neighbour only if their distance × sin 45°
+        is a line high); level x labels are compared by their drawn boxes."""
+        return self.page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => {
+            const layout = gd._fullLayout;
+            if (!layout) return [];
+            return Object.keys(layout).filter(k => /^[xy]axis[0-9]*$/.test(k)).flatMap(k => {
+                const ax = layout[k];
+                const ticks = (ax._vals || []).filter(v => v.text);
+                if (ax.type !== 'category' || !ax.showticklabels || ticks.length < 2) return [];
+                const size = ax.tickfont.size, level = !(+ax.tickangle), horizontal = ax._id[0] === 'x';
+                const boxes = horizontal && level ? [...gd.querySelectorAll(`g.${ax._id}tick text`)]
+                    .map(t => t.getBoundingClientRect()).filter(r => r.width > 0).sort((a, b) => a.left - b.left) : [];
+                const out = [];
+                for (let i = 1; i < ticks.length; i++) {
+                    const gap = Math.abs(ax.l2p(ticks[i].x) - ax.l2p(ticks[i - 1].x));
+                    const clash = !horizontal ? gap < 1.15 * size
+                        : level ? i < boxes.length && boxes[i].left < boxes[i - 1].right - 1
+                        : gap * Math.abs(Math.sin(ax.tickangle * Math.PI / 180)) < 1.15 * size;
+                    if (clash) out.push(`${ax._id}: ${ticks[i - 1].text} | ${ticks[i].text}`);
+                }
+                return out;
+            });
+        })""")
+
     def exceptions(self) -> list[str]:
         return [e.inner_text() for e in self.page.locator(EXCEPTION).all()]
 

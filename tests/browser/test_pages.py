@@ -44,6 +44,7 @@ def check_page(session, page, lang, text, direction, expected_translation):
     tables = session.count(TABLES)
     assert tables >= want.get("tables", 0), f"{tables} tables"
     assert session.clipped_labels() == [], "axis labels or titles cut off at a chart's edge"
+    assert session.colliding_labels() == [], "neighbouring tick labels run into each other"
     # Streamlit hands each new figure to Plotly.react twice; prepared by figures.react_ready, the second
     # hand-over finds nothing to draw (without it, every chart was drawn twice per new sentence).
     assert session.redraws() == [], "charts drawn from scratch a second time"
@@ -60,3 +61,39 @@ def test_page_in_browser(session, page, lang, screenshots, expected_translation)
     assert session.type_sentence(text), "typing a sentence starts a run"
     session.screenshot(f"page-{page.section}-{lang}", screenshots)
     check_page(session, page, lang, text, direction, expected_translation)
+
+
+# Long enough that slanted labels of two heatmaps side by side would run into each other on a 1400-px screen,
+# and longer than the 25 tokens up to which a heatmap names every token.
+LONG_SENTENCE = (
+    "The animal didn't cross the busy street in the old town this morning because it was far too tired and "
+    "hungry to walk any further."
+)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize(
+    "url_path, text, params",
+    [
+        ("attention", "The animal didn't cross the street because it was too tired.", {}),
+        ("attention", LONG_SENTENCE, {}),
+        ("attention", LONG_SENTENCE, {"view": "compare", "heads": "1,2,3,4"}),
+        ("similarity", LONG_SENTENCE, {}),
+        ("step_by_step", LONG_SENTENCE, {}),
+        ("tokens", LONG_SENTENCE, {"section": "tab_embeddings"}),
+    ],
+    ids=[
+        "attention-coreference",
+        "attention-long",
+        "attention-compare-long",
+        "similarity-long",
+        "step-long",
+        "tokens-long",
+    ],
+)
+def test_tick_labels_never_collide(session, url_path, text, params):
+    session.open(url_path, text=text, **params)
+    assert session.problems() == []
+    assert session.count(DRAWN_CHARTS) >= 1
+    assert session.colliding_labels() == [], "neighbouring tick labels run into each other"
+    assert session.clipped_labels() == []

@@ -38,6 +38,21 @@ def _as_grid(Z) -> np.ndarray:
     raise ValueError(f"heatmaps expects (n, m), (panels, n, m) or (rows, cols, n, m); got shape {Z.shape}")
 
 
+# px a column needs for its label at 45° (its neighbour clears it by about a line); a 2-panel heatmap on a
+# 1400-px projector has ~360 px a panel, so past ~16 columns across the figure labels stand upright instead.
+SLANTED_COLUMNS = 16
+EVERY_TOKEN_COLUMNS = 32  # columns across a figure that still leave each label a line's height at 90°
+
+
+def column_label_angle(columns: int, panels_across: int = 1) -> int:
+    """Column labels level for a few columns, at 45° for more, at 90° once the figure has more than
+    SLANTED_COLUMNS columns across: two neighbours at 90° need only a line's height between them, at 45°
+    about 1.4 lines, so standing labels never run into each other where slanted ones would."""
+    if columns <= 6:
+        return 0
+    return -90 if columns * panels_across > SLANTED_COLUMNS else -45
+
+
 def heatmaps(
     Z,
     row_labels: Sequence[str],
@@ -91,14 +106,16 @@ def heatmaps(
         f"{escape_label(masked_text)}<extra></extra>"
     )
     gap = 1 if n * m <= 900 else 0
-    every_token = tick_labels and max(n, m) <= 25  # dtick 1: every token named (plotly skips some)
+    # dtick 1 names every token (plotly would skip some), while the columns leave a line's height for each
+    # label; past that plotly thins them itself, keeping about a line between the labels it shows.
+    every_token = tick_labels and n <= 25 and m * C <= EVERY_TOKEN_COLUMNS
     # The layout is written as one dict, not through make_subplots and update_* calls: each update walks
     # plotly's property tree, which would be most of a page's rerun; one dict is one validation pass.
     h_space = 0.04 if C > 1 else 0.02
     v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
     # Margins from the labels (see text_width), not plotly's automargin.
-    x_angle = -45 if m > 6 else 0
+    x_angle = column_label_angle(m, C)
     margin = margins(
         rows if tick_labels else [], cols if tick_labels else [], x_angle, top=60 if titles or title else 30
     )
