@@ -42,10 +42,13 @@ def model_card() -> None:
         tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
         for field, value in rows
     ]
+    names = [tr(f"home.card_{field}") for field, _ in rows]
     st.dataframe(
-        {tr("home.card_property"): [tr(f"home.card_{field}") for field, _ in rows], tr("home.card_value"): values},
+        {tr("home.card_property"): names, tr("home.card_value"): values},
         hide_index=True,
         width="stretch",
+        # Given, not measured: the grid would otherwise cut the longest names ("…English → Chines").
+        column_config={tr("home.card_property"): st.column_config.TextColumn(width=figures.column_width(names, 150))},
         height=35 * (len(rows) + 1) + 3,
         key="home.card",
     )

@@ -34,8 +34,10 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
         key=f"{key}.precisions",
     )
     c, r = result.candidate_length, result.reference_length
-    if c >= r:
-        st.latex(rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1")
+    if c > r:
+        st.latex(rf"c = {c} > r = {r} \;\Rightarrow\; BP = 1")
+    elif c == r:
+        st.latex(rf"c = r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^0 = 1")
     elif c == 0:
         st.latex(r"c = 0 \;\Rightarrow\; BP = 0")
     else:
