@@ -64,6 +64,7 @@ def test_each_page_at_150_percent_zoom(chromium, app_server, page, screenshots):
         assert session.problems() == [], "\n".join(session.problems())
         if session.page.locator('[data-testid="stPlotlyChart"]').count():
             assert session.clipped_labels() == []
+            assert session.colliding_labels() == []
             top = session.page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()["y"]
             # Reported, not required: at 150 % a page's controls can push its chart off the first screen.
             print(f"150 %: {page.section}: first chart at {top:.0f} of {900 / ZOOM:.0f} CSS px")
