@@ -254,3 +254,26 @@ def test_line_chart_built_unvalidated_is_the_figure_plotly_would_validate():
         validated = go.Figure(sent).to_plotly_json()  # raises on an invalid property
         validated["layout"].pop("template", None)
         assert validated == sent
+
+
+@pytest.mark.parametrize(
+    "panels, columns, angle, every_token",
+    [
+        (1, 5, 0, True),
+        (1, 12, -45, True),
+        (2, 8, -45, True),
+        (2, 15, -90, True),
+        (1, 30, -90, True),
+        (2, 20, -90, False),
+    ],
+)
+def test_column_labels_stand_up_before_they_would_collide(panels, columns, angle, every_token):
+    """Two panels of a 15-token sentence ran their 45° labels into each other on a 1400-px screen: past 16
+    columns across a figure they stand at 90°, and every token is named only while each has a line's room."""
+    labels = [f"{i}:tok" for i in range(columns)]
+    fig = figures.heatmaps(
+        np.zeros((panels, 4, columns)), list("abcd"), labels, y_title="q", x_title="k", value_name="w"
+    )
+    axes = [fig.layout[name] for name in ("xaxis", "xaxis2")[:panels]]
+    assert {ax.tickangle or 0 for ax in axes} == {angle}
+    assert {ax.dtick == 1 for ax in axes} == {every_token}
