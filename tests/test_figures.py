@@ -277,3 +277,16 @@ def test_column_labels_stand_up_before_they_would_collide(panels, columns, angle
     axes = [fig.layout[name] for name in ("xaxis", "xaxis2")[:panels]]
     assert {ax.tickangle or 0 for ax in axes} == {angle}
     assert {ax.dtick == 1 for ax in axes} == {every_token}
+
+
+def test_a_line_charts_marks_have_one_legend_entry_of_their_own():
+    """The sentence's dots on every curve are one legend entry, after the curves, that shows or hides them all."""
+    x = np.arange(6)
+    marks = {name: (np.arange(3), np.zeros(3), ["0:a", "1:b", "2:c"]) for name in ("sin", "cos")}
+    fig = figures.line_chart(
+        x, {"sin": np.sin(x), "cos": np.cos(x)}, x_title="pos", y_title="v", marks=marks, marks_name="this sentence"
+    )
+    dots = [t for t in fig.data if t.meta == "marks"]
+    assert len(dots) == 2 and {t.legendgroup for t in dots} == {"marks"}
+    assert [t.name for t in dots if t.showlegend is not False] == ["this sentence"]
+    assert all(t.legendrank > (line.legendrank or 1000) for t in dots for line in fig.data if t.meta != "marks")

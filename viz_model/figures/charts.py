@@ -119,10 +119,13 @@ def line_chart(
                     x=np.asarray(mx, dtype=np.float32),
                     y=np.asarray(my, dtype=np.float32),
                     mode="markers",
-                    legendgroup=str(i),
+                    # One legend entry for the dots of every curve, after the curves: clicking it shows or
+                    # hides them all (the dots take their curve's colour; hover names each point).
+                    legendgroup="marks",
+                    legendrank=1001,
                     meta="marks",
-                    name=escape_label(f"{name} · {marks_name}" if marks_name else name),
-                    showlegend=i == 0,
+                    name=escape_label(marks_name or name),
+                    showlegend=not any(t.get("meta") == "marks" for t in traces),
                     hovertext=[escape_label(s) for s in labels],
                     marker=dict(color=colour, size=9, symbol="circle", line=dict(color=DARK, width=1.5)),
                     hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>",
