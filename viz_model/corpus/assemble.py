@@ -70,8 +70,8 @@ def _until_stable(pairs: list[SentencePair], texts: _Texts) -> list[SentencePair
 def _retokenized(pairs: list[SentencePair], tokenizer: Tokenizer, texts: _Texts) -> list[SentencePair]:
     settled = []
     for p in pairs:
-        en = texts.english(tuple(p.en_tokens))
-        zh = tuple(tokenizer.split(texts.chinese(tuple(p.zh_tokens)))[0])
+        en = texts.english(p.en_tokens)  # SentencePair holds its tokens as tuples
+        zh = tuple(tokenizer.split(texts.chinese(p.zh_tokens))[0])
         if UNK in zh:
             continue  # a character known only inside longer words: the app could not read it
         settled.append(SentencePair(en, zh, p.topic, p.direction, p.ambiguous, p.origin))

@@ -95,6 +95,7 @@ def line_chart(
     # Plain dicts, built unvalidated: plotly.py's validation of a few hundred points per curve cost more
     # than everything else on the Positional encoding page (the figure is what plotly.py would build).
     traces = []
+    first_marked = next((name for name in series if marks and name in marks), None)  # its dots take the legend
     for i, (name, y) in enumerate(series.items()):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         traces.append(
@@ -125,7 +126,7 @@ def line_chart(
                     legendrank=1001,
                     meta="marks",
                     name=escape_label(marks_name or name),
-                    showlegend=not any(t.get("meta") == "marks" for t in traces),
+                    showlegend=name == first_marked,
                     hovertext=[escape_label(s) for s in labels],
                     marker=dict(color=colour, size=9, symbol="circle", line=dict(color=DARK, width=1.5)),
                     hovertemplate="%{hovertext}: %{y:.4f}<extra></extra>",
