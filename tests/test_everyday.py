@@ -8,10 +8,12 @@ import pytest
 from viz_model import corpus
 from viz_model.corpus.evalset import (
     EVERYDAY_FILE,
+    MORE_REFERENCES_FILE,
     NEAR_DUPLICATE_OVERLAP,
     closest_overlap,
     everyday_keys,
     load_everyday,
+    load_more_references,
     normalise,
 )
 from viz_model.corpus.phrasebook import load_phrasebook
@@ -43,6 +45,21 @@ def test_everyday_set_holds_the_textbook_sentences(everyday):
         "I saw a man with a telescope.",
     ):
         assert normalise(sentence) in sources, sentence
+
+
+def test_every_everyday_sentence_has_two_further_references(everyday):
+    """The second translator's file names every evaluation sentence (same direction, same source) twice, in
+    the target language, and mostly in other words than the first reference."""
+    more = load_more_references()
+    assert MORE_REFERENCES_FILE.exists()
+    assert set(more) == {(p.direction, p.source) for p in everyday}
+    differs = 0
+    for p in everyday:
+        references = more[(p.direction, p.source)]
+        assert len(references) == 2 and all(references), p.source
+        assert all(contains_chinese(r) == (p.direction == "en2zh") for r in references), references
+        differs += sum(normalise(r) != normalise(p.reference) for r in references)
+    assert differs >= 0.8 * 2 * len(everyday)
 
 
 def test_normalise_ignores_case_punctuation_spaces_and_curly_quotes():
@@ -142,6 +159,7 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
     lines = (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines()
     rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     everyday = load_everyday()
+    more = load_more_references()
     for direction in ("en2zh", "zh2en"):
         assert result[f"everyday_mixed_language_{direction}"] == 0
         assert not any(mixes_source_language(r["output"], direction) for r in rows if r["direction"] == direction)
@@ -151,6 +169,17 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
         outputs = [missed.get(p.source, p.reference) for p in chosen]
         chrf = sacrebleu.corpus_chrf(outputs, [[p.reference for p in chosen]]).score
         assert result[f"everyday_chrf_{direction}"] == pytest.approx(chrf, abs=0.5)
+        # Against every reference: a further reference that is a training sentence is left out (counted),
+        # so the figure never rewards an output seen in training; more references can only raise chrF.
+        seen = {normalise(s) for t in training for s in (t.en, t.zh)}
+        further = [more[(direction, p.source)] for p in chosen]
+        kept = [[r for r in rs if normalise(r) not in seen] for rs in further]
+        dropped = sum(map(len, further)) - sum(map(len, kept))
+        assert result[f"everyday_references_left_out_as_seen_in_training_{direction}"] == dropped
+        streams = [[p.reference for p in chosen]] + [[rs[i] if i < len(rs) else None for rs in kept] for i in (0, 1)]
+        chrf_all = sacrebleu.corpus_chrf(outputs, streams).score
+        assert result[f"everyday_chrf_all_references_{direction}"] == pytest.approx(chrf_all, abs=0.5)
+        assert chrf_all >= chrf
         side = [t.en if direction == "en2zh" else t.zh for t in training]
         near = sum(o >= NEAR_DUPLICATE_OVERLAP for o in closest_overlap([p.source for p in chosen], side))
         assert result[f"everyday_near_duplicates_{direction}"] == near

@@ -19,7 +19,13 @@ import time
 from pathlib import Path
 
 from viz_model import corpus
-from viz_model.corpus.evalset import NEAR_DUPLICATE_OVERLAP, closest_overlap, load_everyday, normalise
+from viz_model.corpus.evalset import (
+    NEAR_DUPLICATE_OVERLAP,
+    closest_overlap,
+    load_everyday,
+    load_more_references,
+    normalise,
+)
 from viz_model.lessons.metrics import corpus_bleu
 from viz_model.model import checkpoint
 from viz_model.model.decoding import beam_search
@@ -156,12 +162,16 @@ def evaluate_everyday(
 ) -> dict:
     """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs;
     and, against `training_pairs` (default: the corpus's train split), how many sources have a near
-    duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not."""
+    duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not. BLEU and chrF are
+    also given against every reference (`evalset.load_more_references`), leaving out any further reference
+    that is a sentence of `training_pairs`, so no figure rewards output the model saw in training."""
     import sacrebleu
 
     pairs = load_everyday()
     if training_pairs is None:
         training_pairs = corpus.split_corpus(corpus.corpus_pairs())["train"]
+    more_references = load_more_references()
+    seen = {normalise(s) for t in training_pairs for s in (t.en, t.zh)}
     result: dict = {"everyday_sentences": len(pairs)}
     misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
     for direction, target in (("en2zh", "zh"), ("zh2en", "en")):
@@ -186,6 +196,13 @@ def evaluate_everyday(
         chrf = sacrebleu.corpus_chrf(hyps, [refs])
         apart = [i for i, o in enumerate(overlaps) if o < NEAR_DUPLICATE_OVERLAP]
         chrf_apart = sacrebleu.corpus_chrf([hyps[i] for i in apart], [[refs[i] for i in apart]])
+        further = [more_references.get((direction, p.source), []) for p in chosen]
+        kept = [[r for r in rs if normalise(r) not in seen] for rs in further]
+        streams = [refs] + [
+            [rs[i] if i < len(rs) else None for rs in kept] for i in range(max(map(len, kept), default=0))
+        ]
+        bleu_all = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh" if target == "zh" else "13a")
+        chrf_all = sacrebleu.corpus_chrf(hyps, streams)
         result |= {
             f"everyday_coverage_{direction}": round(covered / n, 4),
             f"everyday_exact_match_{direction}": round(exact / n, 4),
@@ -194,12 +211,18 @@ def evaluate_everyday(
             f"everyday_mixed_language_{direction}": mixed,
             f"everyday_near_duplicates_{direction}": len(chosen) - len(apart),
             f"everyday_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2),
+            f"everyday_references_per_sentence_{direction}": round(1 + sum(map(len, kept)) / n, 2),
+            f"everyday_references_left_out_as_seen_in_training_{direction}": sum(map(len, further))
+            - sum(map(len, kept)),
+            f"everyday_bleu_all_references_{direction}": round(bleu_all.score, 2),
+            f"everyday_chrf_all_references_{direction}": round(chrf_all.score, 2),
         }
         log(
             f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
             f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}; "
             f"{len(chosen) - len(apart)} with a near duplicate in training, chrF of the other "
-            f"{len(apart)}: {chrf_apart.score:.1f}"
+            f"{len(apart)}: {chrf_apart.score:.1f}; against all references "
+            f"({1 + sum(map(len, kept)) / n:.1f} a sentence): BLEU {bleu_all.score:.1f}, chrF {chrf_all.score:.1f}"
         )
     result |= word_coverage(tokenizer)
     if misses_file is not None:
