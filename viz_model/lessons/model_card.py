@@ -31,6 +31,8 @@ def model_card_rows(card: dict) -> list[tuple[str, str | None]]:
         ("bleu_zh2en", number(evaluation.get("test_bleu_zh2en"), 1)),
         ("everyday_chrf_en2zh", number(evaluation.get("everyday_chrf_en2zh"), 1)),
         ("everyday_chrf_zh2en", number(evaluation.get("everyday_chrf_zh2en"), 1)),
+        ("everyday_chrf_all_references_en2zh", number(evaluation.get("everyday_chrf_all_references_en2zh"), 1)),
+        ("everyday_chrf_all_references_zh2en", number(evaluation.get("everyday_chrf_all_references_zh2en"), 1)),
         ("everyday_coverage", number(_mean_percent(evaluation, "everyday_coverage"), 0)),
         ("norm", "pre" if config.get("norm_first") else "post"),
     ]
