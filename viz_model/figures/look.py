@@ -34,6 +34,7 @@ import plotly.graph_objects as go
 BLUE, ORANGE, GREEN, PURPLE = "#0072B2", "#E69F00", "#009E73", "#CC79A7"
 SKY, VERMILLION, YELLOW, BLACK = "#56B4E9", "#D55E00", "#F0E442", "#000000"
 WHITE, TRANSPARENT, LABEL_BACKDROP = "#ffffff", "rgba(0,0,0,0)", "rgba(255,255,255,0.85)"
+TEXT_HALO = ", ".join(["0 0 2px #ffffff"] * 4)  # CSS text-shadow: white around each glyph
 INK, DARK, GREY, MID_GREY, LIGHT_GREY = "#111111", "#222222", "#555555", "#999999", "#c4c4c4"
 GRID_COLOUR, ZERO_COLOUR = "#eeeeee", "#cccccc"
 

@@ -17,6 +17,7 @@ from .look import (
     LOOK,
     MID_GREY,
     ORANGE,
+    TEXT_HALO,
     WHITE,
     axis_layout,
     escape_label,
@@ -190,7 +191,8 @@ def search_tree(
                 mode="markers+text" if show_text else "markers",
                 text=texts if show_text else None,
                 textposition="top center",
-                textfont=dict(size=size, color=INK),
+                # A halo of the paper's colour: an edge that passes behind a label does not cross out its token.
+                textfont=dict(size=size, color=INK, shadow=TEXT_HALO),
                 hovertext=hovers,
                 hovertemplate="%{hovertext}<extra></extra>",
                 meta=f"nodes:{status}",
