@@ -116,7 +116,7 @@ def course_part() -> None:
         key="beam.toy_results",
     )
     st.markdown("#### " + tr("beam.toy_line", greedy=f"{greedy.prob:.3f}", best=f"{exhaustive.prob:.3f}"))
-    chart(tree_figure(beam.record, None), key="beam.toy_tree")
+    chart(tree_figure(beam.record, None), key="beam.toy_tree", of_sentence=False)
     st.caption(tr("beam.toy_tree_caption"))
 
     st.subheader(tr("beam.count"))

@@ -66,5 +66,6 @@ arch_labels = {name: tr(f"home.arch_{name}") for name in figures.ARCHITECTURE_PA
 chart(
     architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
     key="home.architecture",
+    of_sentence=False,
 )
 st.caption(tr("home.architecture_caption"))

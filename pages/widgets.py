@@ -102,15 +102,21 @@ def require_translation() -> Translation | None:
     return translate(text, direction)
 
 
-def chart(fig, key: str) -> None:
-    """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns."""
+def chart(fig, key: str, of_sentence: bool = True) -> None:
+    """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns.
+
+    `of_sentence`: the figure shows the typed sentence, so its downloads are named after it too. A figure
+    that never changes with the sentence (the architecture diagram, the course's toy tree) is named by page
+    and view alone: the name is part of the chart's plotly config, and a chart whose config changes is
+    drawn anew in the browser even when its figure did not (Home's warm rerun on a new sentence took
+    0.81× the time with a fixed name, in `tests/bench_browser.py --compare`)."""
     # theme=None: the figures carry their own colours (viz_model.figures' one colour-scale policy).
     # react_ready: Streamlit hands plotly every new figure twice; prepared, the second time costs no drawing.
     if presenting():
         figures.for_presentation(fig)
     # Export for slides: the toolbar's image and the matrices' CSV are named page-view-sentence.
     page, _, view = key.partition(".")
-    name = export_name(page, view, sentence()[0])
+    name = export_name(page, view, sentence()[0] if of_sentence else "")
     st.plotly_chart(
         figures.react_ready(fig),
         key=key,

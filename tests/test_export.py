@@ -52,6 +52,18 @@ def test_every_chart_on_a_page_has_its_svg_and_csv_downloads():
     assert "attention-heads-i-saw-a-saw" in spec.config  # the toolbar's image (PNG) file name
 
 
+def test_a_chart_that_does_not_show_the_sentence_keeps_one_name():
+    """The architecture diagram is the same for every sentence: its file name (and so its plotly config)
+    stays the same when the sentence changes, and the browser does not redraw it."""
+    from tests.app_harness import open_app
+
+    at = open_app("pages/home.py", text="I saw a saw.")
+    config = at.get("plotly_chart")[0].proto.config
+    assert '"home-architecture"' in config and "saw" not in config
+    at.sidebar.text_input("text").set_value("The cat sat on the mat.").run()
+    assert at.get("plotly_chart")[0].proto.config == config
+
+
 def _csv_sections(text: str) -> list[list[list[str]]]:
     sections, current = [], []
     for row in csv.reader(io.StringIO(text)):
