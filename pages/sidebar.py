@@ -8,7 +8,7 @@ import streamlit as st
 from pages.cache import closest_known, translate, translator
 from pages.controls import linked
 from pages.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from pages.pretrained_parts import model_picker
+from pages.pretrained_parts import model_picker, pretrained_picked
 from pages.state import (
     MAX_TEXT_CHARS,
     init_state,
@@ -46,8 +46,8 @@ EXAMPLES = (
 def sidebar() -> Translation | None:
     """The controls shared by all pages, drawn by app.py so they survive page switches.
 
-    Returns the current translation, None when the text is blank; raises CheckpointError (after drawing the
-    controls, so the language switch still works on the error page).
+    Returns the current translation, None when the text is blank or MiniLM is picked; raises CheckpointError
+    (after drawing the controls, so the language switch still works on the error page).
     """
     init_state()
     with st.sidebar:
@@ -81,6 +81,16 @@ def sidebar() -> Translation | None:
     translator()  # raises CheckpointError before anything else needs the model
     text, direction = sentence()
     if translator().is_empty(text):
+        return None
+    if pretrained_picked():
+        # The pages show MiniLM, which does not translate: our translator's output is one click away instead of
+        # running it on every new sentence (~50 ms of a MiniLM page's rerun, a beam search and a trace).
+        with st.sidebar:
+            folded(
+                tr("app.translation_ours"),
+                "translation_ours",
+                lambda: show_translation(translate(text, direction), compact=True),
+            )
         return None
     result = translate(text, direction)
     with st.sidebar:

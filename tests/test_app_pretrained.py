@@ -56,6 +56,25 @@ def test_every_page_with_minilm_survives_every_input(page, lang):
     assert failures == {}
 
 
+@pytest.mark.parametrize("text", [ENGLISH, "qwzx blorf 🙂", hostile("html_script").text])
+def test_with_minilm_our_translation_is_folded_in_the_sidebar_until_opened(text):
+    """MiniLM does not translate: the sidebar folds our translator's output (its model does not run for it)
+    and, opened, shows exactly the translation and notices it shows with our model picked."""
+    ours = open_app("pages/attention.py", text=text)
+    at = open_app("pages/attention.py", text=text, model="minilm")
+    assert errors(at) == []
+    sidebar_text = [e.value for e in at.sidebar.text]
+    expected = translator().translate(text, "en2zh").output_text or "∅"
+    assert expected not in sidebar_text and t("app.translation", "en") not in all_text(at)
+    assert [e.label for e in at.sidebar.expander][-1] == t("app.translation_ours", "en")
+    at.session_state["translation_ours"] = True  # unfold, as a click on the expander does
+    at.run()
+    assert errors(at) == []
+    opened = [e.value for e in at.sidebar.text]
+    assert expected in opened and opened == [e.value for e in ours.sidebar.text]
+    assert [w.body for w in at.sidebar.warning] == [w.body for w in ours.sidebar.warning]
+
+
 @pytest.mark.parametrize(
     "page", ["pages/attention.py", "pages/tokens.py", "pages/similarity.py", "pages/step_by_step.py"]
 )
