@@ -312,7 +312,7 @@ class Transformer(nn.Module):
             y, rec = layer(y, memory, target_allowed, source_allowed, record)
             records.append(rec)
         y = self.decoder_norm(y)
-        logits = y @ self.embedding.weight.T  # (B, T, V): tied output projection
+        logits = y @ self._output_matrix()  # (B, T, V): tied output projection
         info = None
         if record:
             info = {"token_embeddings": token, "positional": positional, "layers": records, "output": y}
@@ -348,10 +348,10 @@ class Transformer(nn.Module):
         return y[:, -1] @ self._output_matrix(), present
 
     def _output_matrix(self) -> Tensor:
-        """Eᵀ (d, V) for the tied output projection of one position. At inference it is a contiguous copy,
-        made once per version of the weights: a (B, d) × (d, V) product reads a transposed view of E at
-        half the speed on one core, and this product over the whole vocabulary is the largest single cost
-        of a decoding step. The logits agree with `decode`'s to float precision either way (a test checks)."""
+        """Eᵀ (d, V) for the tied output projection. At inference it is a contiguous copy, made once per
+        version of the weights: a (B, d) × (d, V) product reads a transposed view of E at half the speed
+        on one core, and this product over the whole vocabulary is the largest single cost of a decoding
+        step (and of the trace's teacher-forced pass). The logits agree with `decode`'s to float precision either way (a test checks)."""
         weight = self.embedding.weight
         if torch.is_grad_enabled():  # training: the product must reach E's gradient
             return weight.T
