@@ -182,6 +182,29 @@ def test_one_token_decoding_equals_the_full_decoder(tiny):
             model.decode_step(targets[:, 0], memory_kv, source_allowed, past)
 
 
+def test_the_inference_copy_of_the_output_matrix_follows_the_tied_embedding(tiny):
+    """Inference multiplies by a contiguous copy of Eᵀ (faster on one core); it gives the training path's
+    logits (Eᵀ as a view of the weight, which gradients reach) and is remade when the weights change."""
+    model, tokenizer = tiny
+    source = torch.tensor([tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len).ids])
+    target = torch.tensor([[tokenizer.bos_id] + tokenizer.ids(["我", "看见"])])
+
+    def logits(grad: bool) -> torch.Tensor:
+        with torch.set_grad_enabled(grad):
+            memory, source_allowed, _ = model.encode(source)
+            return model.decode(target, memory, source_allowed)[0].detach()
+
+    torch.testing.assert_close(logits(False), logits(True), atol=1e-5, rtol=1e-5)
+    original = model.embedding.weight.detach().clone()
+    try:
+        with torch.no_grad():
+            model.embedding.weight.mul_(0.5)  # an in-place change, as an optimizer step or a load makes
+        torch.testing.assert_close(logits(False), logits(True), atol=1e-5, rtol=1e-5)
+    finally:
+        with torch.no_grad():
+            model.embedding.weight.copy_(original)
+
+
 def test_every_candidate_the_search_scored_has_the_full_decoders_probability(tiny):
     """Kept, pruned and finished alike: each candidate's ln p is the teacher-forced decoder's for its prefix."""
     model, tokenizer = tiny

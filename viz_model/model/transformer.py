@@ -351,7 +351,8 @@ class Transformer(nn.Module):
         """Eᵀ (d, V) for the tied output projection. At inference it is a contiguous copy, made once per
         version of the weights: a (B, d) × (d, V) product reads a transposed view of E at half the speed
         on one core, and this product over the whole vocabulary is the largest single cost of a decoding
-        step (and of the trace's teacher-forced pass). The logits agree with `decode`'s to float precision either way (a test checks)."""
+        step (and of the trace's teacher-forced pass). The logits agree with the transposed view's to
+        float precision (a test checks)."""
         weight = self.embedding.weight
         if torch.is_grad_enabled():  # training: the product must reach E's gradient
             return weight.T
