@@ -11,9 +11,10 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from pages.cache import score, search, token_column_width, translate, translator
+from pages.cache import is_app_search, score, search, token_column_width, translate, translator
 from pages.controls import URL, dependent_index
 from pages.metric_parts import log_line, show_bleu, tokens_text
+from pages.pretrained_parts import pretrained_picked
 from pages.state import follow_sentence, presenting, tr
 from pages.widgets import chart, folded, md
 from viz_model import figures
@@ -30,6 +31,7 @@ from viz_model.lessons.search_views import (
     typed_prefix,
 )
 from viz_model.model.detokenize import detokenize
+from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import SearchSettings, output_tokens
 
 STEP = "step"  # 1-based step shown in the tree, owned by the slider, in the URL
@@ -45,6 +47,16 @@ STEP_TABLE_WIDTHS = {
     "beam.col_score": 90,
     "beam.col_status": 160,
 }
+
+
+def search_record(text: str, direction: str, settings: SearchSettings) -> SearchRecord:
+    """The search the page shows. With our model picked the sidebar has translated the sentence with the
+    app's settings, and its translation holds this very search (a cache hit); otherwise (MiniLM picked, or
+    the page's own settings) the search runs alone: the page draws no attention, and the trace would add a
+    third to the model's work."""
+    if not pretrained_picked() and is_app_search(settings):
+        return translate(text, direction).record
+    return search(text, direction, settings)
 
 
 def tree_names() -> dict[str, str]:
@@ -71,7 +83,7 @@ def _move_step(delta: int, n_steps: int) -> None:
 @st.fragment
 def step_view(text: str, direction: str, settings: SearchSettings) -> None:
     """The tree up to the chosen step, with a slider and previous/next buttons; redrawn alone when they move."""
-    record = translate(text, direction, settings).record
+    record = search_record(text, direction, settings)
     n = len(record.steps)
     signature = (text, direction, settings)
     linked = "beam.step_for" not in st.session_state and STEP in st.query_params and n > 1
@@ -227,7 +239,7 @@ def what_if(text, direction, settings, record, language) -> None:
     st.caption(tr("beam.whatif_better" if verdict.better else "beam.whatif_worse", ratio=f"{verdict.ratio:.3g}"))
 
 
-def bleu_part(text, direction, translation) -> None:
+def bleu_part(text, direction, output: list[str]) -> None:
     st.subheader(tr("beam.bleu"))
     corpus = find_reference(text, direction)
     follow_sentence("beam.reference", corpus or "", (text, direction))
@@ -243,7 +255,7 @@ def bleu_part(text, direction, translation) -> None:
         st.info(tr("beam.no_reference"), icon=":material/edit_note:")
         return
     tokenizer = translator().tokenizer
-    candidate = list(translation.output_tokens)
+    candidate = list(output)
     reference_tokens = metric_tokens(tokenizer, reference)
     st.markdown(
         tr("beam.bleu_tokens", candidate=md(tokens_text(candidate)), reference=md(tokens_text(reference_tokens)))

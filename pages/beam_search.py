@@ -4,13 +4,21 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 
 import streamlit as st
 
-from pages.beam_parts import bleu_part, compare_greedy, hypotheses_table, step_view, tree_figure, what_if
-from pages.cache import translate, translator
+from pages.beam_parts import (
+    bleu_part,
+    compare_greedy,
+    hypotheses_table,
+    search_record,
+    step_view,
+    tree_figure,
+    what_if,
+)
+from pages.cache import translator
 from pages.controls import linked
 from pages.frame import frame
 from pages.pretrained_parts import translator_only
-from pages.state import sentence, tr
-from pages.widgets import chart, explanation, page_title, require_translation, sections
+from pages.state import tr
+from pages.widgets import chart, explanation, page_title, require_sentence, sections
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,
@@ -24,14 +32,14 @@ from viz_model.lessons.toy_search import (
     path_factors,
 )
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
-from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
 
 
 def sentence_part() -> None:
-    result = require_translation()
-    if result is None:
+    typed = require_sentence()
+    if typed is None:
         return
-    text, direction = sentence()
+    text, direction = typed
     config = translator().config
     c1, c2, c3 = st.columns(3)
     width = linked(c1.slider, tr("beam.width"), 1, 8, DEFAULT_BEAM_WIDTH, key="width", help=tr("beam.width_help"))
@@ -42,11 +50,11 @@ def sentence_part() -> None:
         c3.slider, tr("beam.max_len"), 1, config.max_len, config.max_len, key="max_len", help=tr("beam.max_len_help")
     )
     settings = SearchSettings(beam_width=width, length_penalty=alpha, max_len=max_len)
-    translation = translate(text, direction, settings)
-    record = translation.record
+    record = search_record(text, direction, settings)
+    output, output_text = translator().output(record, direction)
     st.markdown(f"**{tr('beam.output')}**")
-    st.text(translation.output_text or "∅")
-    language = translation.target_language
+    st.text(output_text or "∅")
+    language = DIRECTIONS[direction][1]
 
     def tree_part() -> None:
         st.subheader(tr("beam.tree"))
@@ -66,7 +74,7 @@ def sentence_part() -> None:
             "beam.part_tree": tree_part,
             "beam.part_hypotheses": hypotheses_part,
             "beam.part_what_if": lambda: what_if(text, direction, settings, record, language),
-            "beam.part_bleu": lambda: bleu_part(text, direction, translation),
+            "beam.part_bleu": lambda: bleu_part(text, direction, output),
         },
     )
 

@@ -92,6 +92,11 @@ def search(text: str, direction: str, settings: SearchSettings = DEFAULT_SEARCH)
     return _search(str(model_dir()), text, direction, _normalised(settings))
 
 
+def is_app_search(settings: SearchSettings) -> bool:
+    """True when `settings` are the app's own (the sidebar's), once written in one form."""
+    return _normalised(settings) == _normalised(DEFAULT_SEARCH)
+
+
 def _normalised(settings: SearchSettings) -> SearchSettings:
     """The settings in one form (numbers as int and float, the length capped at the model's), so equal
     settings share one cache entry (Streamlit hashes a dataclass by its fields' values)."""

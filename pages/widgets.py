@@ -93,13 +93,19 @@ def folded(label: str, key: str, draw: Callable[[], None]) -> None:
             draw()
 
 
-def require_translation() -> Translation | None:
-    """The current sentence's translation, or None after showing the friendly empty-text prompt."""
+def require_sentence() -> tuple[str, str] | None:
+    """The current sentence and direction, or None after showing the friendly empty-text prompt."""
     text, direction = sentence()
     if translator().is_empty(text):
         st.info(tr("common.empty_prompt"), icon=":material/keyboard:")
         return None
-    return translate(text, direction)
+    return text, direction
+
+
+def require_translation() -> Translation | None:
+    """The current sentence's translation, or None after showing the friendly empty-text prompt."""
+    typed = require_sentence()
+    return None if typed is None else translate(*typed)
 
 
 def chart(fig, key: str, of_sentence: bool = True) -> None:

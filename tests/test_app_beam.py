@@ -236,21 +236,52 @@ def test_the_step_table_is_folded_and_shows_the_steps_candidates_when_opened():
 
 def test_the_default_settings_reuse_the_sidebar_translation(monkeypatch):
     # With the app's own settings the page's search is the sidebar's translation: one beam search, not two.
+    # With its own settings the page runs the search alone: it draws no attention, so no trace is made.
     from viz_model.model.translator import DEFAULT_SEARCH, Translator
 
     calls = []
-    original = Translator.translate
+    for name in ("translate", "search"):
+        original = getattr(Translator, name)
 
-    def translate(self, text, direction, settings=DEFAULT_SEARCH):
-        calls.append(settings)
-        return original(self, text, direction, settings)
+        def counted(self, text, direction, settings=DEFAULT_SEARCH, _name=name, _original=original):
+            calls.append((_name, settings))
+            return _original(self, text, direction, settings)
 
-    monkeypatch.setattr(Translator, "translate", translate)
+        monkeypatch.setattr(Translator, name, counted)
     at = open_app(PAGE, text="The teacher will open the black umbrella.", direction=DIRECTION)  # not cached yet
     assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
-    assert len(calls) == 1
+    assert [name for name, _ in calls] == ["translate"]
     settings(at, width=3)
-    assert len(calls) == 2 and calls[-1].beam_width == 3
+    assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
+    assert [name for name, _ in calls] == ["translate", "search"] and calls[-1][1].beam_width == 3
+    # the output shown is the one `translate` gives for these settings
+    shown = translator().translate(at.session_state["text"], DIRECTION, calls[-1][1]).output_text
+    assert at.main.text[0].value == shown
+
+
+def test_with_minilm_picked_the_page_runs_the_search_alone(monkeypatch):
+    """MiniLM does not translate, so the sidebar has no translation to reuse: the page runs our model's search
+    without the trace (which no view of the page draws), and shows what it shows with our model picked."""
+    from viz_model.model.translator import DEFAULT_SEARCH, Translator
+
+    text = "The teacher will close the red window."  # not cached yet
+    calls = []
+    for name in ("translate", "search"):
+        original = getattr(Translator, name)
+
+        def counted(self, text, direction, settings=DEFAULT_SEARCH, _name=name, _original=original):
+            calls.append(_name)
+            return _original(self, text, direction, settings)
+
+        monkeypatch.setattr(Translator, name, counted)
+    at = open_app(text=text, direction=DIRECTION, model="minilm")  # Home translates with our model
+    calls.clear()
+    at.switch_page(PAGE).run()
+    assert errors(at) == [] and chart_keys(at) == ["beam.tree"]
+    assert calls == ["search"]
+    ours = open_app(PAGE, text=text, direction=DIRECTION)
+    assert at.main.text[0].value == ours.main.text[0].value == translator().translate(text, DIRECTION).output_text
+    assert figure(at, "beam.tree")["data"] == figure(ours, "beam.tree")["data"]
 
 
 def test_the_page_opens_on_a_sentence_where_beam_and_greedy_differ():

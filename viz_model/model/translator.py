@@ -133,10 +133,14 @@ class Translator:
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
         record = self._search(source, settings)
-        output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
+        output, text = self.output(record, direction)
         trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
-        language = DIRECTIONS[direction][1]
-        return Translation(direction, source, record, output, detokenize(output, language), trace)
+        return Translation(direction, source, record, output, text, trace)
+
+    def output(self, record: SearchRecord, direction: str) -> tuple[list[str], str]:
+        """The translation a search settles on, as tokens and as text (what `translate` returns for it)."""
+        output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
+        return output, detokenize(output, DIRECTIONS[normalise_direction(direction)][1])
 
     def trace(self, text: str, direction: str, target_text: str) -> TranslationTrace:
         """Trace the model reading a given translation (teacher forcing) instead of its own output."""
