@@ -6,9 +6,10 @@ import sys
 
 import numpy as np
 import pytest
+import torch
 
 from viz_model import corpus
-from viz_model.model.decoding import greedy_search
+from viz_model.model.decoding import beam_search, greedy_search
 from viz_model.model.translator import SearchSettings, Translator, normalise_direction, suggested_direction
 from viz_model.training.evaluate import named_referent, names_senses, translate_tokens
 
@@ -103,6 +104,37 @@ def test_translation_trace_is_the_output(translator):
     assert result.trace.source_tokens == result.source.tokens
     best = result.record.best_path_nodes()
     np.testing.assert_allclose(result.trace.chosen_token_probs, [c.prob for c in best], atol=1e-5)
+
+
+def test_one_encoder_pass_serves_the_search_and_the_trace(translator):
+    """translate runs the encoder once for both; the search and the trace are those of separate passes."""
+    from viz_model.model.trace import build_trace
+
+    text, direction = "The students are listening to the teacher.", "en2zh"
+    result = translator.translate(text, direction)
+    assert result.record == translator.search(text, direction)
+    alone = build_trace(
+        translator.model,
+        translator.tokenizer,
+        result.source.ids,
+        translator.tokenizer.ids(result.output_tokens),
+        result.source.labels,
+    )
+    config = translator.config
+    for kind in ("encoder_self", "decoder_self", "cross"):
+        for layer in range(config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers):
+            shared, separate = result.trace.attention(kind, layer), alone.attention(kind, layer)
+            np.testing.assert_array_equal(shared.weights, separate.weights)
+    np.testing.assert_array_equal(result.trace.encoder_output, alone.encoder_output)
+    np.testing.assert_array_equal(result.trace.next_token_probs, alone.next_token_probs)
+    # a pass over another sentence is refused, not silently used
+    other = translator.encode("I saw a saw.", direction).ids
+    with torch.inference_mode():
+        encoded = translator.model.encode(torch.tensor([other]), record=True)
+    with pytest.raises(ValueError, match="encoded"):
+        build_trace(translator.model, translator.tokenizer, result.source.ids, [], encoded=encoded)
+    with pytest.raises(ValueError, match="encoded"):
+        beam_search(translator.model, translator.tokenizer, result.source.ids, encoded=encoded[:2])
 
 
 def test_greedy_is_beam_width_one(translator):

@@ -38,6 +38,7 @@ def beam_search(
     prefix: Sequence[int] = (),
     alternatives: int = 3,
     min_len: int = 0,
+    encoded: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> SearchRecord:
     """Beam search from one source sentence, recording every step.
 
@@ -49,12 +50,16 @@ def beam_search(
     Only the top max(slots, `alternatives`) extensions of each beam are recorded: the others could not have
     been kept (the global top k is always inside the per-beam top k), and a tree of 1,000 pruned leaves
     per step teaches nothing. `prefix` forces the first tokens ("what if the model had chosen this word?");
-    `min_len` forbids <eos> before that many tokens (used to measure the cost of long outputs).
+    `min_len` forbids <eos> before that many tokens (used to measure the cost of long outputs). `encoded`:
+    (memory, source_allowed) that `model.encode` returned for these source ids, when the caller has them
+    (`Translator.translate` runs the encoder once for the search and the trace).
     """
     if beam_width < 1:
         raise ValueError("beam_width must be at least 1")
     max_len = min(max_len or model.config.max_len, model.config.max_len)
-    memory, source_allowed, _ = model.encode(torch.tensor([source_ids]))
+    memory, source_allowed = encoded or model.encode(torch.tensor([source_ids]))[:2]
+    if memory.shape[:2] != (1, len(source_ids)):
+        raise ValueError("`encoded` is not the encoder's output for these source ids")
     # The encoder output's keys and values are computed once and broadcast over the beams; each beam's
     # self-attention keys and values grow by one position per step (rows of `past`, one per alive beam).
     memory_kv = model.memory_keys_values(memory)

@@ -189,17 +189,20 @@ def build_trace(
     source_ids: list[int],
     target_ids: list[int],
     source_labels: list[str] | None = None,
+    encoded: tuple | None = None,
 ) -> TranslationTrace:
     """One recorded forward pass. `target_ids` is the translation without <bos>/<eos>; `source_labels`
-    names the source tokens for display (default: the tokens)."""
+    names the source tokens for display (default: the tokens); `encoded` what `model.encode(source,
+    record=True)` returned for these source ids, when the caller has it (the encoder then runs once for
+    the search and the trace)."""
     import torch
 
     decoder_input = [tokenizer.bos_id] + list(target_ids)
     with torch.inference_mode():
-        src = torch.tensor([source_ids])
-        tgt = torch.tensor([decoder_input])
-        memory, source_allowed, enc = model.encode(src, record=True)
-        logits, dec = model.decode(tgt, memory, source_allowed, record=True)
+        memory, source_allowed, enc = encoded or model.encode(torch.tensor([source_ids]), record=True)
+        if enc is None or memory.shape[:2] != (1, len(source_ids)):
+            raise ValueError("`encoded` is not a recorded encoder pass over these source ids")
+        logits, dec = model.decode(torch.tensor([decoder_input]), memory, source_allowed, record=True)
     scale = float(np.sqrt(model.config.d_model))
     src_tok, src_pe = _np(enc["token_embeddings"][0]), _np(enc["positional"])
     tgt_tok, tgt_pe = _np(dec["token_embeddings"][0]), _np(dec["positional"])

@@ -115,7 +115,7 @@ class Translator:
         (`SearchSettings(beam_width=1)` is greedy search)."""
         return self._search(self.encode(text, direction), settings)
 
-    def _search(self, source: Tokenized, settings: SearchSettings) -> SearchRecord:
+    def _search(self, source: Tokenized, settings: SearchSettings, encoded=None) -> SearchRecord:
         words = self.tokenizer.split(settings.prefix)[0]
         prefix_ids = [i for i in self.tokenizer.ids(words) if i != self.tokenizer.unk_id][: self.config.max_len - 2]
         return beam_search(
@@ -126,15 +126,20 @@ class Translator:
             max_len=settings.max_len,
             length_penalty=settings.length_penalty,
             prefix=prefix_ids,
+            encoded=None if encoded is None else encoded[:2],
         )
 
     def translate(self, text: str, direction: str = "en2zh", settings: SearchSettings = DEFAULT_SEARCH) -> Translation:
         """Translate with beam search and trace the best output."""
         direction = normalise_direction(direction)
         source = self.encode(text, direction)
-        record = self._search(source, settings)
+        with torch.inference_mode():  # one encoder pass, recorded, for the search and the trace
+            encoded = self.model.encode(torch.tensor([source.ids]), record=True)
+        record = self._search(source, settings, encoded)
         output, text = self.output(record, direction)
-        trace = build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels)
+        trace = build_trace(
+            self.model, self.tokenizer, source.ids, self.tokenizer.ids(output), source.labels, encoded=encoded
+        )
         return Translation(direction, source, record, output, text, trace)
 
     def output(self, record: SearchRecord, direction: str) -> tuple[list[str], str]:
