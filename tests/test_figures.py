@@ -257,6 +257,47 @@ def test_line_chart_built_unvalidated_is_the_figure_plotly_would_validate():
 
 
 @pytest.mark.parametrize(
+    "shape, options",
+    [
+        ((3, 4), {}),
+        ((2, 3, 3), dict(panel_titles=["h1", "<h2>"], signed=True, show_values=True)),
+        ((2, 2, 3, 3), dict(panel_titles=list("abcd"), title="grid", decimals=3)),
+        ((3, 3), dict(mask=np.tril(np.ones((3, 3), dtype=bool)), masked_text="future", zrange=(0.0, 1.0))),
+        ((13, 13), dict(mask=np.tril(np.ones((13, 13), dtype=bool)), tick_labels=False, compact=True)),
+    ],
+)
+def test_heatmaps_built_unvalidated_are_the_figure_plotly_would_validate(shape, options):
+    """heatmaps skips plotly.py's validation for speed; rebuilt with it, the figure must send the same JSON
+    (a misspelt property or a value of the wrong kind would raise or differ here)."""
+    import json
+
+    import plotly.graph_objects as go
+
+    Z = np.random.default_rng(0).random(shape).astype(np.float32)
+    n, m = shape[-2:]
+    fig = figures.heatmaps(
+        Z,
+        [f"{i}:q" for i in range(n)],
+        [f"{j}:<k>" for j in range(m)],
+        y_title="q",
+        x_title="k",
+        value_name="w",
+        **options,
+    )
+    assert [type(t) for t in fig.data] and all(isinstance(t, go.Heatmap) for t in fig.data)
+    assert len(figures.panel_values(fig)) == int(np.prod(shape[:-2]))
+    sent = json.loads(fig.to_json())
+    validated = json.loads(go.Figure(fig.to_plotly_json()).to_json())  # raises on an invalid property
+    for figure_json in (sent, validated):
+        figure_json["layout"].pop("template", None)
+    assert validated == sent
+    # the figure holds copies: changing it leaves the caller's matrices alone
+    before = Z.copy()
+    fig.data[0].z[0][0] = -1.0
+    assert np.array_equal(Z, before)
+
+
+@pytest.mark.parametrize(
     "panels, columns, angle, every_token",
     [
         (1, 5, 0, True),

@@ -176,7 +176,7 @@ def heatmaps(
                 type="heatmap",
                 x=cols,
                 y=rows,
-                z=grid[r, c],
+                z=np.array(grid[r, c]),  # a copy: unvalidated, the figure would hold a view of the caller's array
                 coloraxis="coloraxis",
                 hovertemplate=hover,
                 hoverongaps=False,
@@ -229,12 +229,16 @@ def heatmaps(
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
     layout.update(
         height=height or int(panel_height * R + 60),
-        annotations=annotations,
+        **(dict(annotations=annotations) if annotations else {}),
         margin=margin,
         **LOOK,
         **(dict(title=dict(text=escape_label(title))) if title else {}),
     )
-    return go.Figure(data=traces, layout=layout)
+    # Built without plotly.py's validation (its own switch, as figures/tree.py and line_chart use it): checking
+    # every cell array and label list was ~7 ms of each rerun that draws a heatmap, the Attention page's
+    # largest cost after the model. tests/test_figures.py rebuilds these figures validated and requires the
+    # same JSON, so a misspelt property still fails a test.
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
 def panel_values(fig: go.Figure) -> list[np.ndarray]:

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 # The one palette. Every colour a figure uses is named here (a test walks every page's figures and checks
 # it): the Okabe–Ito colours, distinguishable with every common colour-vision deficiency, their light tints
@@ -45,10 +46,12 @@ def tint(colour: str, amount: float = 0.75) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
-WEIGHT_SCALE = "Blues"
+# The scales are written out as plotly.py expands their names ([[position, colour], ...]): figures are
+# built without plotly.py's validation, and plotly.js has scales of the same names in other colours.
+WEIGHT_SCALE = get_colorscale("Blues")
 
 
-SIGNED_SCALE = "RdBu_r"
+SIGNED_SCALE = get_colorscale("RdBu_r")
 
 
 MASKED_COLOUR = "#c8c8c8"
@@ -84,8 +87,6 @@ PART_FILLS = {
 def palette() -> set[str]:
     """Every colour a figure may use, lower-case: the named colours above, their tints in PART_FILLS, and
     the colours of the two scales (as plotly expands them)."""
-    from plotly.colors import get_colorscale
-
     named = {
         value
         for name, value in globals().items()
@@ -93,7 +94,7 @@ def palette() -> set[str]:
     }
     named |= set(SERIES_COLOURS) | set(PART_FILLS.values())
     for scale in (WEIGHT_SCALE, SIGNED_SCALE):
-        named |= {colour for _, colour in get_colorscale(scale)}
+        named |= {colour for _, colour in scale}
     return {colour.lower().replace(" ", "") for colour in named}
 
 
