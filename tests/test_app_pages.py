@@ -73,7 +73,7 @@ def test_home_shows_the_model_card_and_links_to_every_page():
 
     at = open_app("pages/home.py", text="I saw a saw.")
     card = translator().card
-    table = at.dataframe[0].value
+    table = at.table[0].value
     values = " ".join(str(v) for v in table.iloc[:, 1])
     assert f"{card['parameters']:,}" in values
     assert str(card["config"]["d_model"]) in values
