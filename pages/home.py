@@ -39,14 +39,14 @@ with left:
 def model_card() -> None:
     rows = model_card_rows(model.card)
     values = [
-        tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else value
+        tr("home.not_measured") if value is None else tr(f"home.norm_{value}") if field == "norm" else str(value)
         for field, value in rows
     ]
     names = [tr(f"home.card_{field}") for field, _ in rows]
     # A static table, whose cells wrap: in the half-width column a grid either cut the longest names
     # ("Everyday chrF against all 3 references, English → Chinese") or, given their width, pushed the
     # values out of sight.
-    st.table({tr("home.card_property"): names, tr("home.card_value"): [str(v) for v in values]}, hide_index=True)
+    st.table({tr("home.card_property"): names, tr("home.card_value"): values}, hide_index=True)
 
 
 with right:

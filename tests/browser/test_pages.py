@@ -4,8 +4,6 @@ the translation the model gives. A full-page screenshot of each lands in artifac
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -109,11 +107,9 @@ CARD_FITS = """() => { const t = document.querySelector('[data-testid="stMain"] 
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_model_card_shows_every_name_and_value_on_the_projector(session, lang, screenshots):
+def test_the_model_card_shows_every_name_and_value_on_the_projector(session, lang, screenshots, translator):
     """At 1400 × 900 the Home page's model card, in its half-width column, shows each property's whole name and
     its value: a grid once gave the longest names their width and pushed every value out of sight."""
-    card_file = Path(__file__).resolve().parents[2] / "assets" / "model" / "model_card.json"
-    parameters = json.loads(card_file.read_text(encoding="utf-8"))["parameters"]
     session.page.set_viewport_size({"width": 1400, "height": 900})
     session.open("", lang=lang)
     assert session.problems() == [], "\n".join(session.problems())
@@ -124,5 +120,5 @@ def test_the_model_card_shows_every_name_and_value_on_the_projector(session, lan
     assert card["right"] <= card["columnRight"] + 1, "the card runs past its column"
     texts = [text for text, right in card["cells"]]
     assert all(right <= card["columnRight"] + 1 for _, right in card["cells"]), "a cell past the column's edge"
-    assert f"{parameters:,}" in texts, "the parameter count is shown"
+    assert f"{translator.card['parameters']:,}" in texts, "the parameter count is shown"
     assert any("chrF" in text for text in texts), "the longest names are there"
