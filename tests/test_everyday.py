@@ -7,11 +7,13 @@ import pytest
 
 from viz_model import corpus
 from viz_model.corpus.evalset import (
+    DEV_FILE,
     EVERYDAY_FILE,
     MORE_REFERENCES_FILE,
     NEAR_DUPLICATE_OVERLAP,
     closest_overlap,
     everyday_keys,
+    held_out_keys,
     load_everyday,
     load_more_references,
     normalise,
@@ -73,18 +75,32 @@ def _split_rows(name):
 
 
 @pytest.mark.parametrize("split", ["train", "validation"])
-def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split):
-    """Either side of every evaluation pair, normalised, is absent from the files the model was trained on."""
-    banned = everyday_keys()
-    assert len(banned) >= 700
+@pytest.mark.parametrize("eval_file", [EVERYDAY_FILE, DEV_FILE], ids=["everyday", "dev"])
+def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split, eval_file):
+    """Either side of every evaluation (or development) pair, normalised, is absent from the files the model
+    was trained on."""
+    banned = everyday_keys(eval_file)
+    assert len(banned) >= 500
     rows = _split_rows(split)
     assert len(rows) > 500
     leaked = [r for r in rows if normalise(r["en"]) in banned or normalise(r["zh"]) in banned]
     assert not leaked, leaked[:5]
 
 
+def test_development_set_is_apart_from_the_everyday_set_and_in_both_directions():
+    """The set for choosing between models shares no sentence with the set the figures are reported on."""
+    dev = load_everyday(DEV_FILE)
+    by_direction = Counter(p.direction for p in dev)
+    assert set(by_direction) == {"en2zh", "zh2en"} and min(by_direction.values()) >= 140
+    for p in dev:
+        assert p.en and p.zh and contains_chinese(p.zh) and not contains_chinese(p.en)
+    shared = [p for p in dev if {normalise(p.en), normalise(p.zh)} & everyday_keys()]
+    assert not shared, shared[:5]
+    assert held_out_keys() == everyday_keys() | everyday_keys(DEV_FILE)
+
+
 def test_generated_corpus_leaves_out_everyday_sentences():
-    banned = everyday_keys()
+    banned = held_out_keys()
     pairs = corpus.corpus_pairs(0)
     leaked = [p for p in pairs if normalise(p.en) in banned or normalise(p.zh) in banned]
     assert not leaked, leaked[:5]
@@ -183,3 +199,35 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
         side = [t.en if direction == "en2zh" else t.zh for t in training]
         near = sum(o >= NEAR_DUPLICATE_OVERLAP for o in closest_overlap([p.source for p in chosen], side))
         assert result[f"everyday_near_duplicates_{direction}"] == near
+
+
+@pytest.mark.slow
+def test_evaluate_dev_reports_the_development_set_only(tmp_path, monkeypatch, capsys):
+    """`python -m viz_model.training.evaluate --dev --json`: figures named dev_*, computed on the development
+    file (here four of its pairs), chrF equal to sacrebleu's on the outputs the misses file lists."""
+    import json
+
+    import sacrebleu
+
+    from viz_model.training import evaluate
+
+    lines = DEV_FILE.read_text(encoding="utf-8").splitlines()
+    by_direction = {d: [line for line in lines[1:] if f"\t{d}\t" in line][:2] for d in ("en2zh", "zh2en")}
+    small = tmp_path / "dev.tsv"
+    small.write_text("\n".join([lines[0], *by_direction["en2zh"], *by_direction["zh2en"]]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(evaluate, "DEV_FILE", small)
+    monkeypatch.setattr(evaluate, "DEV_MISSES_FILE", tmp_path / "misses.tsv")
+    evaluate.main(["--dev", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert result["dev_sentences"] == 4 and not any(k.startswith("everyday_") for k in result)
+    rows = list(
+        csv.DictReader(
+            (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE
+        )
+    )
+    for direction in ("en2zh", "zh2en"):
+        chosen = [p for p in load_everyday(small) if p.direction == direction]
+        missed = {r["source"]: r["output"] for r in rows if r["direction"] == direction}
+        outputs = [missed.get(p.source, p.reference) for p in chosen]
+        chrf = sacrebleu.corpus_chrf(outputs, [[p.reference for p in chosen]]).score
+        assert result[f"dev_chrf_{direction}"] == pytest.approx(chrf, abs=0.5)

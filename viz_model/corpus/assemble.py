@@ -23,7 +23,7 @@ from viz_model.model.tokenizer import UNK, Tokenizer, contains_chinese, english_
 
 from . import grammar
 from .capitals import capitalised_forms, write_capitals
-from .evalset import everyday_keys, normalise
+from .evalset import held_out_keys, normalise
 from .everyday import everyday_phrases
 from .grammar import COURSE_SENTENCES, MAX_LEN, MIN_LEN, SentencePair, _dedupe, lexicon, split_corpus
 from .phrasebook import load_phrasebook
@@ -109,7 +109,7 @@ def _without_spaces(chinese: str) -> str:
 
 
 def generate_pairs(seed: int = 0, phrasebook: bool = True) -> list[SentencePair]:
-    banned = everyday_keys()
+    banned = held_out_keys()
     # Evaluation sentences are never trained on, whoever wrote them: the grammar's own (and a course
     # sentence the evaluation set also holds) are left out too.
     pairs = [p for p in grammar.grammar_pairs(seed) if not _is_banned(p.en, p.zh, banned)]

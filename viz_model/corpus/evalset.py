@@ -21,6 +21,11 @@ EVERYDAY_FILE = Path(__file__).resolve().parents[2] / "assets" / "eval" / "every
 # One reference marks a fair paraphrase ("我通常…" for "我一般…") as a miss; scoring against all three is how
 # machine-translation test sets are usually read. The one-reference figures stay the headline.
 MORE_REFERENCES_FILE = EVERYDAY_FILE.with_name("everyday_more_references.tsv")
+# A development set in the same format, written later by another writer who saw neither this set, the
+# grammar nor the model: for choosing between trained models (a training variant, a last phase) without
+# reading the everyday set's figures, which stay the report. Pairs of its first draft that were already
+# training or everyday-set sentences were left out before any model translated it.
+DEV_FILE = EVERYDAY_FILE.with_name("everyday_dev.tsv")
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,15 @@ def load_more_references(path: Path = MORE_REFERENCES_FILE) -> dict[tuple[str, s
 
 
 def everyday_keys(path: Path = EVERYDAY_FILE) -> set[str]:
-    """Both sides of every evaluation pair, normalised: what training data may never contain."""
+    """Both sides of every pair of an evaluation file, normalised: what training data may never contain."""
     if not Path(path).exists():
         return set()
     return {normalise(s) for p in load_everyday(path) for s in (p.en, p.zh)}
+
+
+def held_out_keys() -> set[str]:
+    """Both sides of every everyday and development pair, normalised: kept out of the training corpus."""
+    return everyday_keys(EVERYDAY_FILE) | everyday_keys(DEV_FILE)
 
 
 # ---- near duplicates ----------------------------------------------------------------------------------

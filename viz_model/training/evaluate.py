@@ -20,6 +20,8 @@ from pathlib import Path
 
 from viz_model import corpus
 from viz_model.corpus.evalset import (
+    DEV_FILE,
+    EVERYDAY_FILE,
     NEAR_DUPLICATE_OVERLAP,
     closest_overlap,
     load_everyday,
@@ -35,6 +37,7 @@ from viz_model.model.tokenizer import contains_chinese
 from .examples import make_examples, mean_loss  # shared with training: one definition of the loss
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
+DEV_MISSES_FILE = Path("artifacts/everyday_dev_misses.tsv")
 
 EVAL_BEAM_WIDTH = 4
 
@@ -158,21 +161,29 @@ def word_coverage(tokenizer, sizes=(1000, 3000)) -> dict:
 
 
 def evaluate_everyday(
-    model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print, misses_file=MISSES_FILE, training_pairs=None
+    model,
+    tokenizer,
+    beam_width=EVAL_BEAM_WIDTH,
+    log=print,
+    misses_file=MISSES_FILE,
+    training_pairs=None,
+    eval_file: Path = EVERYDAY_FILE,
+    name: str = "everyday",
 ) -> dict:
     """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs;
     and, against `training_pairs` (default: the corpus's train split), how many sources have a near
     duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not. BLEU and chrF are
     also given against every reference (`evalset.load_more_references`), leaving out any further reference
-    that is a sentence of `training_pairs`, so no figure rewards output the model saw in training."""
+    that is a sentence of `training_pairs`, so no figure rewards output the model saw in training.
+    `eval_file` and `name` (the figures' prefix): another set in the same format, e.g. the development set."""
     import sacrebleu
 
-    pairs = load_everyday()
+    pairs = load_everyday(eval_file)
     if training_pairs is None:
         training_pairs = corpus.split_corpus(corpus.corpus_pairs())["train"]
-    more_references = load_more_references()
+    more_references = load_more_references() if Path(eval_file) == EVERYDAY_FILE else {}
     seen = {normalise(s) for t in training_pairs for s in (t.en, t.zh)}
-    result: dict = {"everyday_sentences": len(pairs)}
+    result: dict = {f"{name}_sentences": len(pairs)}
     misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
     for direction, target in (("en2zh", "zh"), ("zh2en", "en")):
         chosen = [p for p in pairs if p.direction == direction]
@@ -204,21 +215,20 @@ def evaluate_everyday(
         bleu_all = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh" if target == "zh" else "13a")
         chrf_all = sacrebleu.corpus_chrf(hyps, streams)
         result |= {
-            f"everyday_coverage_{direction}": round(covered / n, 4),
-            f"everyday_exact_match_{direction}": round(exact / n, 4),
-            f"everyday_bleu_{direction}": round(bleu.score, 2),
-            f"everyday_chrf_{direction}": round(chrf.score, 2),
-            f"everyday_mixed_language_{direction}": mixed,
-            f"everyday_near_duplicates_{direction}": len(chosen) - len(apart),
-            f"everyday_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2),
-            f"everyday_references_per_sentence_{direction}": round(1 + sum(map(len, kept)) / n, 2),
-            f"everyday_references_left_out_as_seen_in_training_{direction}": sum(map(len, further))
-            - sum(map(len, kept)),
-            f"everyday_bleu_all_references_{direction}": round(bleu_all.score, 2),
-            f"everyday_chrf_all_references_{direction}": round(chrf_all.score, 2),
+            f"{name}_coverage_{direction}": round(covered / n, 4),
+            f"{name}_exact_match_{direction}": round(exact / n, 4),
+            f"{name}_bleu_{direction}": round(bleu.score, 2),
+            f"{name}_chrf_{direction}": round(chrf.score, 2),
+            f"{name}_mixed_language_{direction}": mixed,
+            f"{name}_near_duplicates_{direction}": len(chosen) - len(apart),
+            f"{name}_chrf_without_near_duplicates_{direction}": round(chrf_apart.score, 2),
+            f"{name}_references_per_sentence_{direction}": round(1 + sum(map(len, kept)) / n, 2),
+            f"{name}_references_left_out_as_seen_in_training_{direction}": sum(map(len, further)) - sum(map(len, kept)),
+            f"{name}_bleu_all_references_{direction}": round(bleu_all.score, 2),
+            f"{name}_chrf_all_references_{direction}": round(chrf_all.score, 2),
         }
         log(
-            f"everyday {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
+            f"{name} {direction}: coverage {covered / n:.0%}, exact {exact / n:.0%}, "
             f"BLEU {bleu.score:.1f}, chrF {chrf.score:.1f}, mixed-language outputs {mixed}; "
             f"{len(chosen) - len(apart)} with a near duplicate in training, chrF of the other "
             f"{len(apart)}: {chrf_apart.score:.1f}; against all references "
@@ -228,7 +238,7 @@ def evaluate_everyday(
     if misses_file is not None:
         Path(misses_file).parent.mkdir(parents=True, exist_ok=True)
         Path(misses_file).write_text("\n".join(misses) + "\n", encoding="utf-8")
-        log(f"everyday misses written to {misses_file}")
+        log(f"{name} misses written to {misses_file}")
     return result
 
 
@@ -236,6 +246,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Evaluate the shipped Attention Lab model on its test set.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--everyday-only", action="store_true", help="only the everyday set (fast)")
+    parser.add_argument(
+        "--dev",
+        action="store_true",
+        help="only the development set (assets/eval/everyday_dev.tsv): for choosing between trained models",
+    )
     parser.add_argument("--model-dir", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument(
         "--update-card",
@@ -245,7 +260,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     model, tokenizer, card = checkpoint.load(args.model_dir)
     log = (lambda *_: None) if args.json else print
-    result = evaluate_everyday(model, tokenizer, log=log) if args.everyday_only else evaluate(model, tokenizer, log=log)
+    if args.dev:
+        result = evaluate_everyday(
+            model, tokenizer, log=log, misses_file=DEV_MISSES_FILE, eval_file=DEV_FILE, name="dev"
+        )
+    elif args.everyday_only:
+        result = evaluate_everyday(model, tokenizer, log=log)
+    else:
+        result = evaluate(model, tokenizer, log=log)
     if args.update_card:
         card["evaluation"] = {**card.get("evaluation", {}), **result}
         path = Path(args.model_dir) / checkpoint.CARD_FILE
