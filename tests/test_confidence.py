@@ -4,9 +4,8 @@ import math
 
 import pytest
 
-from viz_model.corpus.evalset import DEV_FILE, load_everyday
 from viz_model.model.translator import LOW_CONFIDENCE
-from viz_model.training.confidence import Scored, lines, score
+from viz_model.training.confidence import Scored, dev_pairs, grammar_pairs, lines, score
 
 
 def test_lines_count_and_average_what_falls_below_each_line():
@@ -26,17 +25,9 @@ def test_the_shipped_line_marks_mostly_wrong_translations_and_spares_the_grammar
     clearly lower sentence chrF than the rest, and there are some; the grammar's test sentences, nearly all
     translated right, are not marked."""
     from tests.app_harness import translator
-    from viz_model import corpus
 
-    pairs = []
-    for direction in ("en2zh", "zh2en"):
-        chosen = [p for p in load_everyday(DEV_FILE) if p.direction == direction][:40]
-        pairs += [(p.source, p.reference, p.direction) for p in chosen]
-    dev = score(translator(), pairs)
-    test = [p for p in corpus.split_corpus(corpus.corpus_pairs())["test"] if p.origin == "grammar"]
-    grammar = score(
-        translator(), [(p.en, p.zh, "en2zh") for p in test[:30]] + [(p.zh, p.en, "zh2en") for p in test[:30]]
-    )
+    dev = score(translator(), dev_pairs(per_direction=40))
+    grammar = score(translator(), grammar_pairs(per_direction=30))
     (line,) = lines(dev, grammar, thresholds=(LOW_CONFIDENCE,))
     assert line.marked >= 5
     assert line.chrf_marked < line.chrf_unmarked - 15

@@ -52,6 +52,26 @@ def score(translator: Translator, pairs) -> list[Scored]:
     return out
 
 
+def dev_pairs(per_direction: int | None = None) -> list[tuple[str, str, str]]:
+    """(source, reference, direction) of the development set, the first `per_direction` of each direction."""
+    pairs = load_everyday(DEV_FILE)
+    return [
+        (p.source, p.reference, p.direction)
+        for direction in ("en2zh", "zh2en")
+        for p in [p for p in pairs if p.direction == direction][:per_direction]
+    ]
+
+
+def grammar_pairs(per_direction: int) -> list[tuple[str, str, str]]:
+    """(source, reference, direction) of the grammar's own test sentences, the first `per_direction` each way."""
+    test = [p for p in corpus.split_corpus(corpus.corpus_pairs())["test"] if p.origin == "grammar"]
+    out = []
+    for direction, source, reference in (("en2zh", "en", "zh"), ("zh2en", "zh", "en")):
+        chosen = [p for p in test if p.direction in (direction, "both")][:per_direction]
+        out += [(getattr(p, source), getattr(p, reference), direction) for p in chosen]
+    return out
+
+
 def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else float("nan")
 
@@ -78,15 +98,8 @@ def main(argv=None) -> None:
     parser.add_argument("--grammar-sentences", type=int, default=200, help="grammar test sentences per direction")
     args = parser.parse_args(argv)
     translator = Translator.load(args.model_dir)
-    dev = score(translator, [(p.source, p.reference, p.direction) for p in load_everyday(DEV_FILE)])
-    test = corpus.split_corpus(corpus.corpus_pairs())["test"]
-    grammar_pairs = []
-    for direction, source, reference in (("en2zh", "en", "zh"), ("zh2en", "zh", "en")):
-        chosen = [p for p in test if p.origin == "grammar" and p.direction in (direction, "both")]
-        grammar_pairs += [
-            (getattr(p, source), getattr(p, reference), direction) for p in chosen[: args.grammar_sentences]
-        ]
-    grammar = score(translator, grammar_pairs)
+    dev = score(translator, dev_pairs())
+    grammar = score(translator, grammar_pairs(args.grammar_sentences))
     table = lines(dev, grammar)
     if args.json:
         print(json.dumps([asdict(line) for line in table], indent=2))

@@ -26,6 +26,7 @@ from viz_model.corpus.evalset import (
     closest_overlap,
     load_everyday,
     load_more_references,
+    more_references_file,
     normalise,
 )
 from viz_model.lessons.metrics import corpus_bleu
@@ -181,7 +182,7 @@ def evaluate_everyday(
     pairs = load_everyday(eval_file)
     if training_pairs is None:
         training_pairs = corpus.split_corpus(corpus.corpus_pairs())["train"]
-    more_references = load_more_references() if Path(eval_file) == EVERYDAY_FILE else {}
+    more_references = load_more_references(more_references_file(eval_file))  # none for a set without the file
     seen = {normalise(s) for t in training_pairs for s in (t.en, t.zh)}
     result: dict = {f"{name}_sentences": len(pairs)}
     misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
