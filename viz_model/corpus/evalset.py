@@ -18,15 +18,15 @@ from pathlib import Path
 EVERYDAY_FILE = Path(__file__).resolve().parents[2] / "assets" / "eval" / "everyday.tsv"
 
 
-# Two more references per sentence (columns direction, source, reference), written by a second translator
-# who saw the sentences and their first reference but never the model, its outputs or its training data.
-# One reference marks a fair paraphrase ("我通常…" for "我一般…") as a miss; scoring against all three is how
-# machine-translation test sets are usually read. The one-reference figures stay the headline.
 def more_references_file(eval_file: Path) -> Path:
     """Where an evaluation file's further references live (everyday.tsv → everyday_more_references.tsv)."""
     return Path(eval_file).with_name(f"{Path(eval_file).stem}_more_references.tsv")
 
 
+# Two more references per sentence (columns direction, source, reference), written by a second translator
+# who saw the sentences and their first reference but never the model, its outputs or its training data.
+# One reference marks a fair paraphrase ("我通常…" for "我一般…") as a miss; scoring against all three is how
+# machine-translation test sets are usually read. The one-reference figures stay the headline.
 MORE_REFERENCES_FILE = more_references_file(EVERYDAY_FILE)
 # A development set in the same format, written later by another writer who saw neither this set, the
 # grammar nor the model: for choosing between trained models (a training variant, a last phase) without

@@ -17,10 +17,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from viz_model import corpus
-from viz_model.corpus.evalset import DEV_FILE, load_everyday
+from viz_model.corpus.evalset import DEV_FILE, EvalPair, load_everyday
 from viz_model.model.translator import Translator
 
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
+DIRECTIONS = ("en2zh", "zh2en")
 
 
 @dataclass(frozen=True)
@@ -40,36 +41,33 @@ class Line:
     grammar_total: int
 
 
-def score(translator: Translator, pairs) -> list[Scored]:
-    """Translate each (source, reference, direction) and score it."""
+def score(translator: Translator, pairs: list[EvalPair]) -> list[Scored]:
+    """Translate each pair's source the way it goes and score the output against its reference."""
     import sacrebleu
 
     out = []
-    for source, reference, direction in pairs:
-        result = translator.translate(source, direction)
-        chrf = sacrebleu.sentence_chrf(result.output_text, [reference]).score
+    for pair in pairs:
+        result = translator.translate(pair.source, pair.direction)
+        chrf = sacrebleu.sentence_chrf(result.output_text, [pair.reference]).score
         out.append(Scored(result.mean_token_probability, chrf))
     return out
 
 
-def dev_pairs(per_direction: int | None = None) -> list[tuple[str, str, str]]:
-    """(source, reference, direction) of the development set, the first `per_direction` of each direction."""
+def dev_pairs(per_direction: int | None = None) -> list[EvalPair]:
+    """The development set, the first `per_direction` pairs of each direction."""
     pairs = load_everyday(DEV_FILE)
-    return [
-        (p.source, p.reference, p.direction)
-        for direction in ("en2zh", "zh2en")
-        for p in [p for p in pairs if p.direction == direction][:per_direction]
-    ]
+    return [p for direction in DIRECTIONS for p in [p for p in pairs if p.direction == direction][:per_direction]]
 
 
-def grammar_pairs(per_direction: int) -> list[tuple[str, str, str]]:
-    """(source, reference, direction) of the grammar's own test sentences, the first `per_direction` each way."""
+def grammar_pairs(per_direction: int) -> list[EvalPair]:
+    """The grammar's own test sentences, the first `per_direction` each way, as evaluation pairs (a pair the
+    corpus uses both ways counts once in each direction)."""
     test = [p for p in corpus.split_corpus(corpus.corpus_pairs())["test"] if p.origin == "grammar"]
-    out = []
-    for direction, source, reference in (("en2zh", "en", "zh"), ("zh2en", "zh", "en")):
-        chosen = [p for p in test if p.direction in (direction, "both")][:per_direction]
-        out += [(getattr(p, source), getattr(p, reference), direction) for p in chosen]
-    return out
+    return [
+        EvalPair(p.en, p.zh, direction, p.topic)
+        for direction in DIRECTIONS
+        for p in [p for p in test if p.direction in (direction, "both")][:per_direction]
+    ]
 
 
 def _mean(values: list[float]) -> float:
