@@ -8,6 +8,7 @@ import pytest
 
 from tests.figure_checks import assert_sends_what_plotly_would_validate
 from viz_model import figures
+from viz_model.figures.heatmap import index_tick_step
 
 
 def test_token_labels_are_positional_and_escaped():
@@ -306,6 +307,33 @@ def test_column_labels_stand_up_before_they_would_collide(panels, columns, angle
     axes = [fig.layout[name] for name in ("xaxis", "xaxis2")[:panels]]
     assert {ax.tickangle or 0 for ax in axes} == {angle}
     assert {ax.dtick == 1 for ax in axes} == {every_token}
+
+
+@pytest.mark.parametrize(
+    "panels, columns, first, step",
+    [(1, 256, 0, 16), (1, 64, 0, 4), (2, 64, 0, 8), (1, 40, 1, 4), (1, 33, 0, 4), (1, 32, 0, None), (2, 16, 0, None)],
+)
+def test_an_axis_that_counts_is_labelled_at_round_steps(panels, columns, first, step):
+    """The 256 dimensions of Step by step's inputs, labelled one by one, came out as ~60 upright numbers
+    redrawn on every new sentence: an axis whose labels count 0, 1, 2, … is labelled every 2nd, 4th, 8th…
+    column (at most 16 labels across the figure), level; fewer columns are each named as before."""
+    labels = [str(first + j) for j in range(columns)]
+    fig = figures.heatmaps(
+        np.zeros((panels, 3, columns)), list("abc"), labels, y_title="q", x_title="dimension", value_name="v"
+    )
+    axes = [fig.layout[name] for name in ("xaxis", "xaxis2")[:panels]]
+    if step is None:
+        assert all(ax.dtick == 1 for ax in axes)
+    else:
+        assert all(ax.dtick == step and ax.tick0 == 0 and ax.tickangle == 0 for ax in axes)
+        assert columns * panels / step <= 16 < columns * panels / (step / 2)
+    assert_sends_what_plotly_would_validate(fig)
+
+
+def test_only_labels_that_count_one_by_one_are_thinned():
+    assert index_tick_step([str(j) for j in range(0, 128, 2)]) is None  # every other number: not an index
+    assert index_tick_step([f"{j}:tok" for j in range(64)]) is None  # tokens are all named or left to plotly
+    assert index_tick_step([str(j) for j in range(5, 69)]) == 4
 
 
 def test_a_line_charts_marks_have_one_legend_entry_of_their_own():

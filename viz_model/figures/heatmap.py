@@ -53,6 +53,27 @@ def column_label_angle(columns: int, panels_across: int = 1) -> int:
     return -90 if columns * panels_across > SLANTED_COLUMNS else -45
 
 
+INDEX_TICKS = 16  # an index axis (dimensions, positions) is labelled at most about this many times a figure
+
+
+def index_tick_step(labels: Sequence[str], panels_across: int = 1) -> int | None:
+    """For labels that count up one by one ("0", "1", … "255": dimensions, positions) and are too many to
+    name each, a round step (2, 4, 8, 16, …) that labels at most ~INDEX_TICKS of them across the figure
+    (`panels_across` panels side by side share the width): 0, 16, 32, … reads
+    better than the ~60 numbers plotly would squeeze in, and draws four times fewer labels on every rerun
+    (most of the DOM a new sentence changed on Step by step was the 256 dimensions' labels). None for any
+    other labels, and for few enough to name each."""
+    if len(labels) * panels_across <= EVERY_TOKEN_COLUMNS or not all(label.isdigit() for label in labels):
+        return None
+    first = int(labels[0])
+    if [int(label) for label in labels] != list(range(first, first + len(labels))):
+        return None
+    step = 2
+    while len(labels) * panels_across / step > INDEX_TICKS:
+        step *= 2
+    return step
+
+
 def heatmaps(
     Z,
     row_labels: Sequence[str],
@@ -109,15 +130,17 @@ def heatmaps(
     # dtick 1 names every token (plotly would skip some), while the columns leave a line's height for each
     # label; past that plotly thins them itself, keeping about a line between the labels it shows.
     every_token = tick_labels and n <= 25 and m * C <= EVERY_TOKEN_COLUMNS
+    column_step = index_tick_step(cols, C)  # e.g. every 16th of 256 dimensions, level
+    shown_cols = cols[::column_step] if column_step else cols
     # The layout is written as one dict, not through make_subplots and update_* calls: each update walks
     # plotly's property tree, which would be most of a page's rerun; one dict is one validation pass.
     h_space = 0.04 if C > 1 else 0.02
     v_space = min(0.12, 0.3 / R) if R > 1 else 0.08
     width, tall = (1 - h_space * (C - 1)) / C, (1 - v_space * (R - 1)) / R
     # Margins from the labels (see text_width), not plotly's automargin.
-    x_angle = column_label_angle(m, C)
+    x_angle = 0 if column_step else column_label_angle(m, C)
     margin = margins(
-        rows if tick_labels else [], cols if tick_labels else [], x_angle, top=60 if titles or title else 30
+        rows if tick_labels else [], shown_cols if tick_labels else [], x_angle, top=60 if titles or title else 30
     )
     cmin, cmax = zrange if zrange is not None else colour_range(grid, signed)
     colour_bar = dict(
@@ -144,7 +167,7 @@ def heatmaps(
                 automargin=False,
                 tickangle=x_angle,
                 showticklabels=tick_labels,
-                **(dict(dtick=1) if every_token else {}),
+                **(dict(dtick=1) if every_token else dict(tick0=0, dtick=column_step) if column_step else {}),
                 **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}),
             )
             layout[f"yaxis{suffix}"] = dict(
