@@ -14,6 +14,8 @@ Medians over several runs of:
 - warm: from pressing Enter on a new sentence (not yet translated: the model runs) until the page has
   stopped changing (script finished, every chart redrawn), for every page of the app;
 - the Attention page's all-layers × heads grid for a sentence of the maximum length.
+For each warm run it also reads the CPU time that run cost the browser (all of this benchmark's Chromium
+processes) and the page's server: on 2 cores the two compete, so browser work slows the server's script.
 "Drawn" is the last DOM change after the script finished and every plotly chart has its SVG, read from a
 MutationObserver in the page, so plotly's drawing is included. Targets (issue 4): each page warm ≤ 1.5× the
 minimal page, the all-heads grid < 2 s, cold start < 10 s.
@@ -88,6 +90,34 @@ class FrameBytes:
 
 
 PAYLOADS: dict[str, list[int]] = {}
+# CPU seconds per measured run: every Chromium process together (only the measured tab is active then), and
+# the page's own Streamlit server. Both share the machine's cores: a page whose browser work grows slows its
+# server's script too.
+BROWSER_CPU: dict[str, list[float]] = {}
+SERVER_CPU: dict[str, list[float]] = {}
+
+
+def chromium_cpu_seconds() -> float:
+    """CPU seconds used so far by this benchmark's Chromium (its browser, renderer, GPU and utility
+    processes: descendants of this process, so another browser on the machine is not counted)."""
+    import psutil
+
+    total = 0.0
+    for process in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in process.name():
+                times = process.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:  # a process that ended meanwhile
+            continue
+    return total
+
+
+def process_cpu_seconds(pid: int) -> float:
+    import psutil
+
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
 
 
 def type_and_time(session: Session, text: str) -> float:
@@ -180,11 +210,13 @@ FLOOR_LABEL = "minimal: warm (Enter → drawn)"
 FLOOR_OF: dict[str, list[float]] = {}  # label -> the minimal page's runs interleaved with that label's runs
 
 
-def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows: dict, args, sentences) -> None:
+def warm_pages(
+    sessions: dict[str, Session], frames: dict[str, FrameBytes], servers: dict[str, int], rows: dict, args, sentences
+) -> None:
     """Enter → drawn for every page, interleaved run by run with the minimal page (and the --compare
     checkout): the machine's speed drifts over minutes, and a ratio of two runs taken seconds apart is
     steadier than a ratio of two medians taken minutes apart. The app and the compared checkout get the same
-    sentences; who goes first rotates each run."""
+    sentences; who goes first rotates each run. `servers`: each session's server process id."""
     from pages.frame import PAGES
 
     pages = [
@@ -193,15 +225,16 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
         if not args.pages or p.section in args.pages
     ]
     apps = [name for name in sessions if name != "minimal"]
-    rows[FLOOR_LABEL], PAYLOADS[FLOOR_LABEL], SCRIPT[FLOOR_LABEL] = [], [], []
+    for table in (rows, PAYLOADS, SCRIPT, BROWSER_CPU, SERVER_CPU):
+        table[FLOOR_LABEL] = []
     for url_path, section in pages:
         labels = {name: f"{name}: warm {section}" for name in apps}
         print(f"  warm {section} …", flush=True)
         for name in apps:
             sessions[name].navigate(url_path)
             type_and_time(sessions[name], next(sentences))  # the first sentence on the page: unmeasured
-            rows[labels[name]], PAYLOADS[labels[name]], SCRIPT[labels[name]] = [], [], []
-            FLOOR_OF[labels[name]] = []
+            for table in (rows, PAYLOADS, SCRIPT, BROWSER_CPU, SERVER_CPU, FLOOR_OF):
+                table[labels[name]] = []
         for run in range(args.runs):
             text = next(sentences)
             order = ["minimal", *apps]
@@ -210,7 +243,10 @@ def warm_pages(sessions: dict[str, Session], frames: dict[str, FrameBytes], rows
                 label = FLOOR_LABEL if name == "minimal" else labels[name]
                 before_bytes = frames[name].total
                 LAST_SCRIPT.clear()
+                browser_before, server_before = chromium_cpu_seconds(), process_cpu_seconds(servers[name])
                 took = type_and_time(sessions[name], text)
+                BROWSER_CPU[label].append(chromium_cpu_seconds() - browser_before)
+                SERVER_CPU[label].append(process_cpu_seconds(servers[name]) - server_before)
                 rows[label].append(took)
                 PAYLOADS[label].append(frames[name].total - before_bytes)
                 SCRIPT[label] += LAST_SCRIPT
@@ -316,7 +352,7 @@ def main(argv=None) -> int:
                         "", **({"model": args.model} if name != "minimal" and args.model != "ours" else {})
                     )
                     type_and_time(sessions[name], next(sentences))  # the first sentence: unmeasured
-                warm_pages(sessions, frames, rows, args, sentences)
+                warm_pages(sessions, frames, {n: s.pid for n, s in servers.items()}, rows, args, sentences)
                 if not args.pages:
                     grid_rows(sessions["app"], frames["app"], rows, args, translator)
                 for name, session in sessions.items():
@@ -337,7 +373,8 @@ def main(argv=None) -> int:
         f"{os.cpu_count()} CPU cores; the app's pages with model: {args.model})"
     )
     print(
-        f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7}  target"
+        f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7} "
+        f"{'browser':>8} {'server':>7}  target"
     )
     for label, values in rows.items():
         if not values:  # --cold-runs 0
@@ -358,9 +395,14 @@ def main(argv=None) -> int:
         mark = "" if not target else ("ok" if ok else "MISSED")
         payload = f"{median(PAYLOADS[label]) / 1024:9.0f}" if PAYLOADS.get(label) else " " * 9
         script = f"{median(SCRIPT[label]):7.2f}" if SCRIPT.get(label) else " " * 7
+        cpu = (
+            f"{median(BROWSER_CPU[label]):8.2f} {median(SERVER_CPU[label]):7.2f}"
+            if BROWSER_CPU.get(label)
+            else " " * 16
+        )
         print(
             f"{label:52} {med:7.2f} {min(values):6.2f} {max(values):6.2f} {med / floor:8.2f} {payload} "
-            f"{script}  {target} {mark}"
+            f"{script} {cpu}  {target} {mark}"
         )
     if args.compare:
         print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")
@@ -372,7 +414,8 @@ def main(argv=None) -> int:
     print(
         f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
         f"{median(model):.2f} s. 'script' = Enter → script finished (server work and deltas); the rest of "
-        f"a warm figure is the browser drawing. KB/rerun = websocket bytes the server sent for one rerun."
+        f"a warm figure is the browser drawing. KB/rerun = websocket bytes the server sent for one rerun. "
+        f"browser, server = CPU seconds of one rerun (all Chromium processes; the page's server)."
     )
     return 0
 
