@@ -16,16 +16,35 @@ def record():
     return beam_search(course_next_probs, beam_width=2, max_len=4).record
 
 
-def test_layout_has_one_node_per_candidate_and_keeps_places(record):
+def test_layout_has_one_node_per_candidate_and_keeps_the_order_of_its_rows(record):
     full = tree_layout(record)
     assert len(full.candidates()) == record.candidates_scored
     assert full.nodes[0].id == ROOT and full.nodes[0].status == "root"
-    place = {n.id: (n.x, n.y) for n in full.nodes}
+    order = sorted(full.nodes, key=lambda n: n.y)
     for s in range(len(record.steps)):
         part = tree_layout(record, upto=s)
         assert len(part.candidates()) == sum(len(st.candidates) for st in record.steps[: s + 1])
-        assert all(place[n.id] == (n.x, n.y) for n in part.nodes)  # nodes do not move between steps
         assert all(child.x == parent.x + 1 for parent, child in part.edges())
+        # Replayed step by step, no node changes places with another (ties: a parent and the child on its row)
+        y = {n.id: n.y for n in part.nodes}
+        shown = [n.id for n in order if n.id in y]
+        assert all(y[a] <= y[b] for a, b in zip(shown, shown[1:]))
+        # ... and the rows in use are 0, 1, 2, …: the tree is as tall as the beam at that step
+        rows = sorted({n.y for n in part.nodes if n.status != "pruned"})
+        assert rows == [float(i) for i in range(part.n_rows)]
+
+
+def test_the_first_step_is_as_tall_as_its_beam():
+    """With the shipped model, the four candidates of step 1 for "The animal didn't cross the street because
+    it was too tired." sat on rows 0, 10, 11 and 12 of the whole search's layout, 500–800 px apart on the
+    page; each step now numbers only the rows it uses."""
+    from viz_model.lessons.toy_search import beam_search as toy_beam_search
+
+    record = toy_beam_search(course_next_probs, beam_width=3, max_len=4).record
+    first = tree_layout(record, upto=0)
+    kept = [n for n in first.candidates() if n.status != "pruned"]
+    assert sorted(n.y for n in kept) == [0.0, 1.0, 2.0] and first.n_rows == 3
+    assert tree_layout(record).n_rows > first.n_rows  # the whole search needs more rows than its first step
 
 
 def test_rows_follow_the_beam_and_pruned_candidates_fan_out_below_their_parent(record):
@@ -152,3 +171,9 @@ def test_tree_labels_never_overlap_on_the_models_trees(text, direction):
         record = translator().search(text, direction, SearchSettings(beam_width=width))
         _assert_labels_apart(tree_layout(record), 12)
         _assert_labels_apart(tree_layout(record), 16)
+
+
+def test_a_tiny_probability_is_not_printed_as_zero():
+    from viz_model.figures.tree import probability_label
+
+    assert [probability_label(p) for p in (0.96, 0.006, 0.004, 1e-9)] == ["0.96", "0.01", "<0.01", "<0.01"]

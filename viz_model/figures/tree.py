@@ -65,6 +65,11 @@ class TreeGeometry:
         return lines * self.size * LINE_HEIGHT
 
 
+def probability_label(p: float) -> str:
+    """A node's probability in two decimals, or "<0.01" where two decimals would print a misleading 0.00."""
+    return f"{p:.2f}" if p >= 0.005 else "<0.01"
+
+
 def _labelled(node) -> bool:
     return node.status in ("kept", "finished") and bool(node.token)
 
@@ -83,13 +88,13 @@ def tree_geometry(layout, size: int = LABEL_SIZE, plot_width: float = TREE_PLOT_
     """Row height, step width and each node's label lines, chosen so that no two labels overlap."""
     step_px = plot_width / (layout.n_steps + sum(X_RANGE_PAD))
     room = step_px - LABEL_GAP
-    with_probs = layout.n_steps <= MAX_STEPS_WITH_PROBS and text_width("0.00", size) <= room
+    with_probs = layout.n_steps <= MAX_STEPS_WITH_PROBS and text_width("<0.01", size) <= room
     labels = {}
     for n in layout.nodes:
         if _labelled(n):
             token = escape_label(_fit(n.token, room, size))
             if token:
-                labels[n.id] = [token, f"{n.prob:.2f}"] if with_probs else [token]
+                labels[n.id] = [token, probability_label(n.prob)] if with_probs else [token]
     label_h = (2 if with_probs else 1) * size * LINE_HEIGHT
     # A row holds, from its marker up: half a marker, the label, a gap; the rows above a pruned fan also
     # hold the fan (PRUNED_FAN of a row) and half a pruned marker below the parent's row.

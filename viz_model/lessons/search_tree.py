@@ -5,9 +5,10 @@ row, like a file tree: every chain of hypotheses the search kept gets a row, in 
 order, and a node sits on the row of its best-ranked surviving child, so the chain of best-ranked choices
 is one straight line at the top and alternatives branch off below it. Pruned candidates get no row of their
 own: they fan out just below their parent's row (within PRUNED_FAN of it), which keeps the tree as tall as
-the beam, not as tall as every candidate scored. The layout is computed once for the whole record, so
-nodes keep their place when the Beam search page replays the search step by step (`upto` only hides the
-later steps).
+the beam, not as tall as every candidate scored. The rows are worked out once for the whole record, so
+when the Beam search page replays the search step by step (`upto`) a node never changes places with another;
+the rows in use up to that step are then numbered 0, 1, 2, … so each step's tree is as tall as its own beam
+(laid out for the whole search, the four candidates of step 1 sat at the top and 500–800 px below it).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class TreeNode:
 class TreeLayout:
     nodes: list[TreeNode]  # the root first, then candidates by step and rank
     n_steps: int  # steps in the whole record
-    n_rows: int  # leaf rows of the whole record (for the figure's height)
+    n_rows: int  # rows of the nodes shown (for the figure's height)
 
     def edges(self) -> list[tuple[TreeNode, TreeNode]]:
         """(parent, child) pairs among the nodes shown."""
@@ -84,7 +85,19 @@ def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
 
     best = {c.hypothesis for c in record.best_path_nodes()}
     last = len(record.steps) - 1 if upto is None else upto
-    nodes = [TreeNode(ROOT, None, -1, "", 1.0, 0.0, 0.0, "root", True, 0.0, rows[ROOT])]
+    shown = [c for c in candidates if c.step <= last]
+    # The rows in use up to `last`, numbered from 0 in the same order; a pruned node keeps its offset below
+    # its parent's row.
+    used = sorted({rows[ROOT]} | {rows[c.hypothesis] for c in shown if c.status != "pruned"})
+    number = {row: float(i) for i, row in enumerate(used)}
+
+    def row_of(c) -> float:
+        if c.status != "pruned":
+            return number[rows[c.hypothesis]]
+        parent = ROOT if c.parent is None else c.parent
+        return number[rows[parent]] + rows[c.hypothesis] - rows[parent]
+
+    nodes = [TreeNode(ROOT, None, -1, "", 1.0, 0.0, 0.0, "root", True, 0.0, number[rows[ROOT]])]
     nodes += [
         TreeNode(
             c.hypothesis,
@@ -97,9 +110,8 @@ def tree_layout(record: SearchRecord, upto: int | None = None) -> TreeLayout:
             c.status,
             c.hypothesis in best,
             float(c.step + 1),
-            rows[c.hypothesis],
+            row_of(c),
         )
-        for c in candidates
-        if c.step <= last
+        for c in shown
     ]
-    return TreeLayout(nodes, len(record.steps), max(next_row, 1))
+    return TreeLayout(nodes, len(record.steps), len(used))
