@@ -219,26 +219,34 @@ def head_picker(n_heads: int, where=st) -> int:
     return head if isinstance(head, int) and 0 <= head < n_heads else 0
 
 
-def dependent_index(widget, label: str, n: int, key: str, share: bool = False, **kwargs) -> int:
+def dependent_index(widget, label: str, n: int, key: str, share: bool = False, default: int = 0, **kwargs) -> int:
     """A choice among positions 0..n-1 whose meaning depends on other controls (query token on the kind
     and sentence, layer on the kind), bound to the URL parameter `key` (`share`: kept across pages). Valid
-    by construction: a stored choice outside 0..n-1 (or not an int) is reset to 0 before the widget is drawn,
-    and Streamlit itself checks every value the browser or the URL sends against the current options (one
-    that names none is dropped for the default, with a notice); the value returned is always in range."""
+    by construction: a stored choice outside 0..n-1 (or not an int) is reset to the default (`default`, or
+    the last position if there are fewer) before the widget is drawn, and Streamlit itself checks every value
+    the browser or the URL sends against the current options (one that names none is dropped for the
+    default, with a notice); the value returned is always in range."""
+    default = min(default, n - 1)
     if share:
         _carry(key)
     if key in st.session_state:
         chosen = st.session_state[key]
         if not (isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n):
-            st.session_state[key] = 0
+            st.session_state[key] = default
     url_notice(key, _valid_values(widget, (range(n),), kwargs))
-    value = widget(label, range(n), key=key, **(SHARED if share else URL), **kwargs)
-    value = value if isinstance(value, int) and 0 <= value < n else 0
+    # `index`: a selectbox's first choice (the only widget given a default other than 0 here)
+    extra = {"index": default} if default else {}
+    value = widget(label, range(n), key=key, **extra, **(SHARED if share else URL), **kwargs)
+    value = value if isinstance(value, int) and 0 <= value < n else default
     if share:
         st.session_state[_KEPT + key] = value
     return value
 
 
 def token_index(where, label: str, tokens: list[str], key: str) -> int:
-    """A token picked by its position in a sequence, listed "i:token" (a `dependent_index` selectbox)."""
-    return dependent_index(where.selectbox, label, len(tokens), key, format_func=lambda i: f"{i}:{tokens[i]}")
+    """A token picked by its position in a sequence, listed "i:token" (a `dependent_index` selectbox). It
+    starts on position 1, the first word: position 0 is a marker (the direction tag, <bos>, [CLS]), and the
+    direction tag's input vector is nearly blank (its embedding all but cancels the position-0 encoding)."""
+    return dependent_index(
+        where.selectbox, label, len(tokens), key, default=1, format_func=lambda i: f"{i}:{tokens[i]}"
+    )

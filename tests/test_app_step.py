@@ -116,6 +116,23 @@ def test_query_token_stays_valid_when_the_kind_changes(page, prefix):
         assert 0 <= at.session_state["query"] < n_rows
 
 
+def test_the_query_token_starts_on_the_first_word():
+    """Position 0 is the direction tag, whose input vector is nearly blank (its embedding all but cancels
+    the position-0 encoding): the page opens on position 1, the first word, and its q is that word's."""
+    text = "The cat sat on the mat."
+    at = open_app("pages/step_by_step.py", text=text)
+    assert at.selectbox(key="query").value == 1
+    trace = translator().translate(text, "en2zh").trace
+    step = attention_step(
+        trace.attention("encoder_self", 0), translator().attention_parameters("encoder_self", 0), 0, 1
+    )
+    np.testing.assert_allclose(
+        decode(figure(open_section(at, "section", "step.tab_projections"), "step.q")["data"][0]["z"])[0],
+        step.q[0],
+        atol=1e-5,
+    )
+
+
 @pytest.mark.parametrize("kind, layer", [("encoder_self", 0), ("cross", 2)])
 def test_block_section_shows_the_traced_block(kind, layer):
     from viz_model.lessons.block_view import trace_block_view
