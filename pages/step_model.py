@@ -14,7 +14,7 @@ from pages.pretrained_parts import pretrained_picked, step_page
 from pages.state import tr
 from pages.step_block import block_part
 from pages.step_parts import matrix_chart
-from pages.widgets import axis_titles, chart, folded, require_translation, sections
+from pages.widgets import axis_titles, chart, folded, require_translation, sections, whole_table_height
 from viz_model import figures
 from viz_model.lessons.attention_step import attention_step, ranked_keys, step_difference
 
@@ -96,7 +96,7 @@ def model_mode() -> None:
             },
             hide_index=True,
             key="step.scores_table",
-            height=35 * (len(key_tokens) + 1) + 3,
+            height=whole_table_height(len(key_tokens)),
         )
         chart(
             figures.bar_chart(

@@ -8,7 +8,16 @@ from pages.controls import linked
 from pages.frame import frame
 from pages.pretrained_parts import pretrained_picked, tokens_page
 from pages.state import labeller, tr
-from pages.widgets import chart, explanation, md, page_title, require_translation, sections, vectors_chart
+from pages.widgets import (
+    chart,
+    explanation,
+    md,
+    page_title,
+    require_translation,
+    sections,
+    vectors_chart,
+    whole_table_height,
+)
 from viz_model import figures
 from viz_model.lessons import embeddings as lesson
 from viz_model.model.tokenizer import EOS
@@ -45,6 +54,7 @@ def tokenization_part() -> None:
         },
         hide_index=True,
         key="tokens.table",
+        height=whole_table_height(len(source.tokens)),
     )
     st.caption(tr("tokens.tokenization_caption", tag=md(source.tokens[0]), eos=md(EOS)))
 

@@ -27,6 +27,15 @@ def md(text) -> str:
     return " ".join(str(text).split()).translate(_MARKDOWN_SPECIAL)
 
 
+ROW_PX = 35  # st.dataframe's row height (and its header's)
+
+
+def whole_table_height(rows: int) -> int:
+    """An st.dataframe height that shows every row: by default it shows about ten and scrolls inside itself,
+    which hides the end of a longer sentence (its last words and <eos>)."""
+    return ROW_PX * (rows + 1) + 3
+
+
 def page_title(section: str) -> None:
     st.title(tr(f"{section}.title"))
 

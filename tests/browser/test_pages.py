@@ -122,3 +122,25 @@ def test_the_model_card_shows_every_name_and_value_on_the_projector(session, lan
     assert all(right <= card["columnRight"] + 1 for _, right in card["cells"]), "a cell past the column's edge"
     assert f"{translator.card['parameters']:,}" in texts, "the parameter count is shown"
     assert any("chrF" in text for text in texts), "the longest names are there"
+
+
+TABLE_SCROLLS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')].map(t => {
+    const s = t.querySelector('.dvn-scroller'); return s ? s.scrollHeight - s.clientHeight : null; })"""
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize(
+    "url_path, params",
+    [("tokens", {"section": "tab_tokenization"}), ("step_by_step", {"section": "tab_scores"})],
+    ids=["tokens", "step-scores"],
+)
+def test_token_tables_show_every_token_without_scrolling_inside(session, url_path, params):
+    """A table of the sentence's tokens once showed ten rows and scrolled inside itself, hiding the end of a
+    longer sentence (its last words and <eos>) under a half-cut row."""
+    session.open(url_path, text=LONG_SENTENCE, **params)
+    assert session.problems() == []
+    session.page.locator('[data-testid="stMain"] [data-testid="stDataFrame"] .dvn-scroller').first.wait_for()
+    overflow = session.page.evaluate(TABLE_SCROLLS)
+    assert overflow and all(o is not None and o <= 1 for o in overflow), (
+        f"rows hidden below the table's edge: {overflow}"
+    )
