@@ -226,7 +226,7 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, d
     the last position if there are fewer) before the widget is drawn, and Streamlit itself checks every value
     the browser or the URL sends against the current options (one that names none is dropped for the
     default, with a notice); the value returned is always in range."""
-    default = min(default, n - 1)
+    default = max(0, min(default, n - 1))
     if share:
         _carry(key)
     if key in st.session_state:

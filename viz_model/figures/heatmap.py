@@ -59,10 +59,9 @@ INDEX_TICKS = 16  # an index axis (dimensions, positions) is labelled at most ab
 def index_tick_step(labels: Sequence[str], panels_across: int = 1) -> int | None:
     """For labels that count up one by one ("0", "1", … "255": dimensions, positions) and are too many to
     name each, a round step (2, 4, 8, 16, …) that labels at most ~INDEX_TICKS of them across the figure
-    (`panels_across` panels side by side share the width): 0, 16, 32, … reads
-    better than the ~60 numbers plotly would squeeze in, and draws four times fewer labels on every rerun
-    (most of the DOM a new sentence changed on Step by step was the 256 dimensions' labels). None for any
-    other labels, and for few enough to name each."""
+    (`panels_across` panels side by side share the width). 0, 16, 32, … reads better than the ~60 numbers
+    plotly would squeeze in, and is a quarter of the labels to redraw on every rerun (on Step by step they
+    were a third of what a new sentence redrew). None for any other labels, and for few enough to name each."""
     if len(labels) * panels_across <= EVERY_TOKEN_COLUMNS or not all(label.isdigit() for label in labels):
         return None
     first = int(labels[0])
