@@ -347,3 +347,19 @@ def test_a_line_charts_marks_have_one_legend_entry_of_their_own():
     assert len(dots) == 2 and {t.legendgroup for t in dots} == {"marks"}
     assert [t.name for t in dots if t.showlegend is not False] == ["this sentence"]
     assert all(t.legendrank > (line.legendrank or 1000) for t in dots for line in fig.data if t.meta != "marks")
+
+
+@pytest.mark.parametrize("height", [300, 420, 640])
+def test_a_legend_on_top_sits_below_the_toolbar_band(height):
+    """A two-row legend at paper y = 1.02 ran under plotly's toolbar whenever the mouse was over the chart
+    (the Positional encoding curves): the line chart's legend hangs from just below the toolbar's band,
+    in the figure's own (container) coordinates, and plotly makes room for it above the plot."""
+    from viz_model.figures.look import TOOLBAR_PX
+
+    x = np.arange(40)
+    series = {f"dim {k} · sin (i = {k})": np.sin(x / (k + 1)) for k in range(8)}
+    fig = figures.line_chart(x, series, x_title="pos", y_title="PE", height=height)
+    legend = fig.layout.legend
+    assert legend.orientation == "h" and legend.yref == "container" and legend.yanchor == "top"
+    assert legend.y * height == pytest.approx(height - TOOLBAR_PX)  # its top edge, in px from the bottom
+    assert_sends_what_plotly_would_validate(fig)

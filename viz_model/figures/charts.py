@@ -19,6 +19,7 @@ from .look import (
     arrow,
     axis_layout,
     escape_label,
+    legend_on_top,
     margins,
     number_labels,
 )
@@ -139,7 +140,7 @@ def line_chart(
         height=height,
         margin=margins(number_labels(all_y), number_labels(x)),
         **LOOK,
-        legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        legend=legend_on_top(height),
     )
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
@@ -200,9 +201,7 @@ def scatter_map(
     )
     return go.Figure(
         traces,
-        layout=dict(
-            height=height, margin=margin, **LOOK, legend=dict(orientation="h", y=1.02, yanchor="bottom"), **layout
-        ),
+        layout=dict(height=height, margin=margin, **LOOK, legend=legend_on_top(height), **layout),
     )
 
 
@@ -267,6 +266,6 @@ def vector_moves(
             height=height,
             margin=margins(span_labels, span_labels),
             **LOOK,
-            legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+            legend=legend_on_top(height),
         ),
     )

@@ -105,6 +105,15 @@ FONT = dict(family="Noto Sans, Noto Sans CJK SC, Microsoft YaHei, PingFang SC, s
 # one gave and these figures want is set here and in `axis_layout`.
 LOOK = dict(font=FONT, plot_bgcolor=WHITE, hoverlabel=dict(align="left"))
 
+TOOLBAR_PX = 34  # the band at a chart's top right where plotly's toolbar shows while the mouse is over it
+
+
+def legend_on_top(height: int) -> dict:
+    """A horizontal legend across the top of a `height`-px figure, just below the toolbar's band; plotly
+    makes room for it above the plot. Placed at paper y = 1.02 instead, a legend that filled the width ran
+    under the toolbar's icons whenever the mouse was over the chart (the Positional encoding curves)."""
+    return dict(orientation="h", yref="container", y=1 - TOOLBAR_PX / height, yanchor="top", x=0, xanchor="left")
+
 
 # Show each cell's value as text only when the matrix is small enough to read on a projector.
 MAX_CELLS_WITH_VALUES = 230
