@@ -106,8 +106,7 @@ def chromium_cpu_seconds() -> float:
     for process in psutil.Process().children(recursive=True):
         try:
             if "chrom" in process.name():
-                times = process.cpu_times()
-                total += times.user + times.system
+                total += cpu_seconds(process)
         except psutil.Error:  # a process that ended meanwhile
             continue
     return total
@@ -116,7 +115,12 @@ def chromium_cpu_seconds() -> float:
 def process_cpu_seconds(pid: int) -> float:
     import psutil
 
-    times = psutil.Process(pid).cpu_times()
+    return cpu_seconds(psutil.Process(pid))
+
+
+def cpu_seconds(process) -> float:
+    """User + system CPU seconds a psutil.Process has used so far."""
+    times = process.cpu_times()
     return times.user + times.system
 
 

@@ -38,9 +38,7 @@ def test_the_first_step_is_as_tall_as_its_beam():
     """With the shipped model, the four candidates of step 1 for "The animal didn't cross the street because
     it was too tired." sat on rows 0, 10, 11 and 12 of the whole search's layout, 500–800 px apart on the
     page; each step now numbers only the rows it uses."""
-    from viz_model.lessons.toy_search import beam_search as toy_beam_search
-
-    record = toy_beam_search(course_next_probs, beam_width=3, max_len=4).record
+    record = beam_search(course_next_probs, beam_width=3, max_len=4).record
     first = tree_layout(record, upto=0)
     kept = [n for n in first.candidates() if n.status != "pruned"]
     assert sorted(n.y for n in kept) == [0.0, 1.0, 2.0] and first.n_rows == 3
