@@ -11,7 +11,7 @@ import streamlit as st
 from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
 from pages.controls import catalogue_labels, choice, dependent_index, token_index
 from pages.state import sentence, tr, use_sentence
-from pages.widgets import chart, md, sections, vectors_chart
+from pages.widgets import chart, md, sections, vectors_chart, whole_table_height
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
@@ -105,6 +105,7 @@ def tokens_page() -> None:
             },
             hide_index=True,
             key="tokens.minilm_pieces",
+            height=whole_table_height(len(view.pieces)),
         )
         st.caption(tr("pretrained.pieces_caption"))
 
@@ -249,6 +250,7 @@ def step_page() -> None:
         },
         hide_index=True,
         key="step.minilm_scores",
+        height=whole_table_height(len(view.labels)),
     )
     chart(
         figures.bar_chart(keys, step.weights, x_title=tr("step.weights_chart"), y_title=tr("axis.key_cols")),

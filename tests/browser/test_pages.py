@@ -131,8 +131,13 @@ TABLE_SCROLLS = """() => [...document.querySelectorAll('[data-testid="stMain"] [
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize(
     "url_path, params",
-    [("tokens", {"section": "tab_tokenization"}), ("step_by_step", {"section": "tab_scores"})],
-    ids=["tokens", "step-scores"],
+    [
+        ("tokens", {"section": "tab_tokenization"}),
+        ("step_by_step", {"section": "tab_scores"}),
+        ("tokens", {"model": "minilm"}),
+        ("step_by_step", {"model": "minilm"}),
+    ],
+    ids=["tokens", "step-scores", "tokens-minilm", "step-minilm"],
 )
 def test_token_tables_show_every_token_without_scrolling_inside(session, url_path, params):
     """A table of the sentence's tokens once showed ten rows and scrolled inside itself, hiding the end of a
