@@ -210,6 +210,29 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def ratio_interval(
+    numerators: list[float], denominators: list[float], level: float = 0.9, draws: int = 4000, seed: int = 0
+) -> tuple[float, float]:
+    """A bootstrap interval for median(numerators) / median(denominators), the runs resampled in pairs.
+
+    The runs are paired: run i of a page and run i of the minimal page (or of the compared checkout) were
+    taken seconds apart on the same sentence, so they share the machine's drift; resampling the pairs keeps
+    that. The interval says whether a ratio near a target differs from it beyond the noise of this many runs
+    (on this machine a ratio moves by about ±10 % between runs of 7)."""
+    import random
+
+    pairs = list(zip(numerators, denominators))
+    if len(pairs) < 2:
+        return float("nan"), float("nan")
+    rng = random.Random(seed)
+    ratios = sorted(
+        median([a for a, _ in sample]) / median([b for _, b in sample])
+        for sample in ([rng.choice(pairs) for _ in pairs] for _ in range(draws))
+    )
+    tail = (1 - level) / 2
+    return ratios[int(tail * (draws - 1))], ratios[int((1 - tail) * (draws - 1))]
+
+
 FLOOR_LABEL = "minimal: warm (Enter → drawn)"
 FLOOR_OF: dict[str, list[float]] = {}  # label -> the minimal page's runs interleaved with that label's runs
 
@@ -380,6 +403,7 @@ def main(argv=None) -> int:
         f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7} "
         f"{'browser':>8} {'server':>7}  target"
     )
+    intervals = {}  # warm label -> 90 % interval of its × floor
     for label, values in rows.items():
         if not values:  # --cold-runs 0
             continue
@@ -396,6 +420,8 @@ def main(argv=None) -> int:
             # A page against the minimal page's runs taken between its own runs (see warm_pages).
             floor, target = median(FLOOR_OF.get(label, rows[FLOOR_LABEL])), "≤ 1.5× floor"
             ok = label.startswith("minimal") or med <= 1.5 * floor
+            if FLOOR_OF.get(label):
+                intervals[label] = ratio_interval(values, FLOOR_OF[label])
         mark = "" if not target else ("ok" if ok else "MISSED")
         payload = f"{median(PAYLOADS[label]) / 1024:9.0f}" if PAYLOADS.get(label) else " " * 9
         script = f"{median(SCRIPT[label]):7.2f}" if SCRIPT.get(label) else " " * 7
@@ -408,12 +434,21 @@ def main(argv=None) -> int:
             f"{label:52} {med:7.2f} {min(values):6.2f} {max(values):6.2f} {med / floor:8.2f} {payload} "
             f"{script} {cpu}  {target} {mark}"
         )
+    if intervals:
+        print(f"\n× floor of each page with a 90 % bootstrap interval ({args.runs} paired runs; a page whose")
+        print("interval holds 1.5 is at the target within this benchmark's noise):")
+        for label, (low, high) in intervals.items():
+            ratio = median(rows[label]) / median(FLOOR_OF[label])
+            print(f"  {label:32} {ratio:5.2f} ×  [{low:.2f}, {high:.2f}]")
     if args.compare:
         print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")
         for label in rows:
             if label.startswith("compare: warm "):
                 section = label.removeprefix("compare: warm ")
-                print(f"  {section:12} {median(rows[label]) / median(rows[f'app: warm {section}']):5.2f} ×")
+                ours = rows[f"app: warm {section}"]
+                low, high = ratio_interval(rows[label], ours)
+                ratio = median(rows[label]) / median(ours)
+                print(f"  {section:12} {ratio:5.2f} ×  (90 % interval {low:.2f}–{high:.2f})")
     model = [translate_seconds(translator, text) for text in test_sentences(args.runs * 3, 900)]
     print(
         f"\nmodel work for a new sentence (beam search + trace, in this process, 1 thread): median "
