@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.bench_browser import median, ratio_interval
+from tests.bench_browser import median, ratio_interval, warm_verdict
 
 
 def test_constant_runs_give_the_ratio_itself():
@@ -43,3 +43,10 @@ def test_runs_are_resampled_in_pairs():
 def test_too_few_runs_give_no_interval():
     low, high = ratio_interval([0.2], [0.1])
     assert low != low and high != high  # NaN: one run says nothing about the noise
+
+
+def test_a_page_is_judged_by_its_whole_interval():
+    assert warm_verdict(1.20, 1.45) == "ok"
+    assert warm_verdict(1.52, 1.70) == "MISSED"
+    assert warm_verdict(1.36, 1.56) == "at the line"  # Similarity's 15-run interval in the README
+    assert warm_verdict(1.30, 1.50) == "ok"  # the target itself is within it
