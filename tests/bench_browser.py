@@ -433,7 +433,7 @@ def main(argv=None) -> int:
             ok = med < 2
         else:
             # A page against the minimal page's runs taken between its own runs (see warm_pages).
-            floor, target = median(FLOOR_OF.get(label, rows[FLOOR_LABEL])), "≤ 1.5× floor"
+            floor, target = median(FLOOR_OF.get(label, rows[FLOOR_LABEL])), f"≤ {WARM_TARGET}× floor"
             ok = label.startswith("minimal") or med <= WARM_TARGET * floor
             if FLOOR_OF.get(label):
                 intervals[label] = ratio_interval(values, FLOOR_OF[label])
