@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import signal
 import statistics
 import sys
@@ -220,8 +221,6 @@ def ratio_interval(
     taken seconds apart on the same sentence, so they share the machine's drift; resampling the pairs keeps
     that. The interval says whether a ratio near a target differs from it beyond the noise of this many runs
     (on this machine a ratio moves by about ±10 % between runs of 7)."""
-    import random
-
     pairs = list(zip(numerators, denominators))
     if len(pairs) < 2:
         return float("nan"), float("nan")
@@ -418,7 +417,7 @@ def main(argv=None) -> int:
         f"{'measurement':52} {'median':>7} {'min':>6} {'max':>6} {'× floor':>8} {'KB/rerun':>9} {'script':>7} "
         f"{'browser':>8} {'server':>7}  target"
     )
-    intervals = {}  # warm label -> 90 % interval of its × floor
+    intervals = {}  # warm label -> (× floor, its 90 % interval's low and high ends)
     for label, values in rows.items():
         if not values:  # --cold-runs 0
             continue
@@ -436,10 +435,10 @@ def main(argv=None) -> int:
             floor, target = median(FLOOR_OF.get(label, rows[FLOOR_LABEL])), f"≤ {WARM_TARGET}× floor"
             ok = label.startswith("minimal") or med <= WARM_TARGET * floor
             if FLOOR_OF.get(label):
-                intervals[label] = ratio_interval(values, FLOOR_OF[label])
+                intervals[label] = (med / floor, *ratio_interval(values, FLOOR_OF[label]))
         mark = "" if not target else ("ok" if ok else "MISSED")
         if label in intervals:
-            mark = f"{mark} ({warm_verdict(*intervals[label])} by the interval)"
+            mark = f"{mark} ({warm_verdict(*intervals[label][1:])} by the interval)"
         payload = f"{median(PAYLOADS[label]) / 1024:9.0f}" if PAYLOADS.get(label) else " " * 9
         script = f"{median(SCRIPT[label]):7.2f}" if SCRIPT.get(label) else " " * 7
         cpu = (
@@ -454,8 +453,7 @@ def main(argv=None) -> int:
     if intervals:
         print(f"\n× floor of each page with a 90 % bootstrap interval ({args.runs} paired runs; a page whose")
         print(f"interval holds {WARM_TARGET} is at the target within this benchmark's noise):")
-        for label, (low, high) in intervals.items():
-            ratio = median(rows[label]) / median(FLOOR_OF[label])
+        for label, (ratio, low, high) in intervals.items():
             print(f"  {label:32} {ratio:5.2f} ×  [{low:.2f}, {high:.2f}]  {warm_verdict(low, high)}")
     if args.compare:
         print(f"\ncompare ({args.compare}) against this checkout, same sentences, runs interleaved:")

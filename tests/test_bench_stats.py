@@ -1,6 +1,7 @@
 """The browser benchmark's interval for a page's × floor (tests/bench_browser.ratio_interval): it must hold
 the measured ratio, shrink with more runs, and resample runs in pairs, so that drift the page and the
-minimal page share (the machine slowing down for a while) does not widen it."""
+minimal page share (the machine slowing down for a while) does not widen it; and the verdict a page gets
+from its whole interval (warm_verdict)."""
 
 import random
 
@@ -21,13 +22,12 @@ def test_the_interval_holds_the_measured_ratio_and_narrows_with_more_runs():
         floors = [0.14 * rng.lognormvariate(0, 0.12) for _ in range(n)]
         return pages, floors
 
-    few, many = runs(7), runs(60)
-    for pages, floors in (few, many):
+    widths = []
+    for pages, floors in (runs(7), runs(60)):
         low, high = ratio_interval(pages, floors)
         assert low < median(pages) / median(floors) < high
-    width_few = ratio_interval(*few)[1] - ratio_interval(*few)[0]
-    width_many = ratio_interval(*many)[1] - ratio_interval(*many)[0]
-    assert width_many < width_few / 1.5
+        widths.append(high - low)
+    assert widths[1] < widths[0] / 1.5
 
 
 def test_runs_are_resampled_in_pairs():
