@@ -223,7 +223,7 @@ def what_if(text, direction, settings, record, language) -> None:
     if not prefix:
         st.info(tr("beam.whatif_unknown_prefix"))
         return
-    forced = search(text, direction, replace(settings, prefix=" ".join(prefix)))  # no trace needed
+    forced = search(text, direction, replace(settings, prefix=tuple(prefix)))  # no trace needed
     new, old = score(text, direction, output_tokens(forced)), score(text, direction, output_tokens(record))
     for column, title, found, scored in zip(
         st.columns(2),

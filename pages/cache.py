@@ -111,8 +111,7 @@ def _normalised(settings: SearchSettings) -> SearchSettings:
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _score(directory: str, text: str, direction: str, target_tokens: tuple[str, ...]) -> SequenceScore:
-    # Tokens joined by spaces: the tokenizer reads each space-separated vocabulary token back as itself.
-    return _load_translator(directory).score(text, direction, " ".join(target_tokens))
+    return _load_translator(directory).score(text, direction, target_tokens)
 
 
 def score(text: str, direction: str, target_tokens) -> SequenceScore:

@@ -133,10 +133,10 @@ def test_what_if_forces_the_chosen_token(at):
     if not alternatives:
         pytest.skip("the model left no alternative at step 1")
     chosen = alternatives[0]
-    forced = translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=2, max_len=10, prefix=chosen.token))
+    forced = translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=2, max_len=10, prefix=(chosen.token,)))
     assert forced.output_tokens[0] == chosen.token
     assert (detokenize(forced.record.hypotheses[0].tokens, "zh") or "∅") in [x.value for x in at.text]
-    score = translator().score(TEXT, DIRECTION, " ".join(forced.output_tokens))
+    score = translator().score(TEXT, DIRECTION, forced.output_tokens)
     assert any(f"ln P = {score.log_prob:.3f}" in c.value for c in at.caption)
 
 

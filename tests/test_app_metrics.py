@@ -81,7 +81,7 @@ def test_numbers_on_the_users_pair(at):
     np.testing.assert_allclose(recalls, [round(rouge_n(candidate, [reference], n).recall, 4) for n in range(1, 5)])
     open_section(at, "part", "metrics.perplexity")
     for key, tokens in (("metrics.ppl_candidate", candidate), ("metrics.ppl_reference", reference)):
-        scored = model.score(TEXT, DIRECTION, " ".join(tokens))
+        scored = model.score(TEXT, DIRECTION, tokens)
         bars = figure(at, key)["data"][0]
         np.testing.assert_allclose(decode(bars["y"]), scored.probs, rtol=1e-5)
         ppl = perplexity(scored.log_probs, base=2).perplexity

@@ -78,7 +78,7 @@ def test_search_alone_is_the_translations_search():
     assert [r.output for r in rows] == [detokenize(h.tokens, "zh") for h in found.hypotheses]
     other = next((c.token for c in alternatives(found, 0) if c.token.isalnum()), None)
     if other is not None:  # forcing another first word
-        forced = model.search("I saw a saw.", "en2zh", SearchSettings(beam_width=3, prefix=other))
+        forced = model.search("I saw a saw.", "en2zh", SearchSettings(beam_width=3, prefix=(other,)))
         assert output_tokens(forced)[0] == other
 
 
@@ -142,3 +142,25 @@ def test_pick_default_prefers_a_sentence_where_beam_gives_the_reference():
     assert pick_default(Fake(), candidates, prefer_reference=False).text == "a"  # the first that differs
     with pytest.raises(ValueError):
         pick_default(Fake(), candidates[:1])
+
+
+@pytest.mark.parametrize(
+    "text, direction", [("我今天有点累，想早点回家。", "zh2en"), ("他们还没到。", "zh2en"), ("我不知道。", "zh2en")]
+)
+def test_scoring_and_forcing_the_searchs_own_tokens_keep_them_whole(text, direction):
+    """Clitic tokens ("'m", "n't") stay one token when the search's output is scored again or forced as a
+    prefix: the score of the search's own finished output is its own ln P (written out and read again,
+    "i 'm" became "i ' m", scored at ln P = −36 against the search's −3.2), and forcing its tokens
+    reproduces it."""
+    model = translator()
+    found = model.search(text, direction)
+    best = found.hypotheses[0]
+    tokens = output_tokens(found)
+    if not best.finished:
+        pytest.skip("the search stopped at the length limit")
+    assert model.score(text, direction, tokens).log_prob == pytest.approx(best.log_prob, abs=1e-4)
+    clitic = next((i for i, t in enumerate(tokens) if t.startswith("'") or t == "n't"), None)
+    if clitic is None:
+        pytest.skip("the model's output has no clitic")
+    forced = model.search(text, direction, SearchSettings(prefix=tuple(tokens[: clitic + 1])))
+    assert output_tokens(forced)[: clitic + 1] == tokens[: clitic + 1]

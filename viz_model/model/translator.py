@@ -6,6 +6,7 @@ so many sessions on many threads can use one `Translator`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,9 @@ class SearchSettings:
     beam_width: int = DEFAULT_BEAM_WIDTH  # 1 is greedy search
     length_penalty: float = DEFAULT_LENGTH_PENALTY  # α in score = log P / L^α
     max_len: int | None = None  # target tokens at most; None: the model's max_len
-    prefix: str = ""  # forces the first target words (its unknown words are left out)
+    # Forces the first target tokens (any the vocabulary lacks are left out). Tokens, not text: a token such
+    # as "'m" or "n't" written out and read again would split into "'" and "m".
+    prefix: tuple[str, ...] = ()
 
 
 DEFAULT_SEARCH = SearchSettings()  # the app's and the command line's search
@@ -118,8 +121,8 @@ class Translator:
         return self._search(self.encode(text, direction), settings)
 
     def _search(self, source: Tokenized, settings: SearchSettings, encoded=None) -> SearchRecord:
-        words = self.tokenizer.split(settings.prefix)[0]
-        prefix_ids = [i for i in self.tokenizer.ids(words) if i != self.tokenizer.unk_id][: self.config.max_len - 2]
+        prefix_ids = [i for i in self.tokenizer.ids(settings.prefix) if i != self.tokenizer.unk_id]
+        prefix_ids = prefix_ids[: self.config.max_len - 2]
         return beam_search(
             self.model,
             self.tokenizer,
@@ -155,10 +158,12 @@ class Translator:
         target = self.tokenizer.split(target_text)[0][: self.config.max_len - 1]
         return build_trace(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target), source.labels)
 
-    def score(self, text: str, direction: str, target_text: str) -> SequenceScore:
-        """How probable the model finds `target_text` as the translation of `text`."""
+    def score(self, text: str, direction: str, target_tokens: Sequence[str]) -> SequenceScore:
+        """How probable the model finds the target tokens (as the search wrote them, or `tokenize` read
+        them) as the translation of `text`. Tokens, not text: written out and read again, "i 'm" would
+        become "i ' m", a sentence the model never wrote."""
         source = self.encode(text, direction)
-        target = self.tokenizer.split(target_text)[0][: self.config.max_len - 1]
+        target = list(target_tokens)[: self.config.max_len - 1]
         return score_target(self.model, self.tokenizer, source.ids, self.tokenizer.ids(target))
 
     # ---- parameters the pages show --------------------------------------------------------------
