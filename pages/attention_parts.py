@@ -17,7 +17,7 @@ from pages.widgets import axis_titles, chart, md
 from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
-from viz_model.lessons.coreference import pronoun_attention
+from viz_model.lessons.coreference import LEAST_VOTE_WEIGHT, pronoun_attention
 from viz_model.model.trace import TranslationTrace
 
 GRID_NAMED_TOKENS = 6  # the all-layers grid names its tokens on the axes up to this many
@@ -150,7 +150,13 @@ def query_view(v: LayerView) -> None:
         tr("attention.col_key"): [f"{a.position}:{a.token}" for a in top],
         tr("attention.col_weight"): [round(a.weight, 4) for a in top],
     }
-    st.dataframe(table, hide_index=True, key="attention.query_table")
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="attention.query_table",
+        # Four decimals on every row: a weight of 1.0000 beside 0.0000 reads as a weight, "1" beside "0" not.
+        column_config={tr("attention.col_weight"): st.column_config.NumberColumn(format="%.4f")},
+    )
 
 
 def pronoun_view(v: LayerView) -> None:
@@ -179,8 +185,17 @@ def pronoun_view(v: LayerView) -> None:
         ),
         key="attention.pronoun",
     )
-    votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items())
-    st.caption(tr("attention.pronoun_caption", word=md(found.pronoun), n=L * H, votes=votes))
+    votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items()) or "–"
+    st.caption(
+        tr(
+            "attention.pronoun_caption",
+            word=md(found.pronoun),
+            n=L * H,
+            votes=votes,
+            elsewhere=found.heads_on_no_word,
+            least=f"{LEAST_VOTE_WEIGHT:.1f}",
+        )
+    )
 
 
 def layer_notes(v: LayerView) -> None:

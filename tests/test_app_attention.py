@@ -1,8 +1,11 @@
 """Attention heads: every view's numbers equal the trace for the same sentence; the mask is drawn."""
 
+import json
+
 import numpy as np
 import pytest
 
+from pages.i18n import t
 from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator
 from viz_model.figures import escape_label, token_labels
 from viz_model.lessons.attention_notes import decoder_row_labels
@@ -80,6 +83,9 @@ def test_one_query_token(at, trace):
     assert bars["y"] == [f"{a.position}:{escape_label(a.token)}" for a in expected]
     table = at.dataframe[0].value
     assert table.iloc[:, 1].tolist() == [f"{a.position}:{a.token}" for a in expected]
+    # The weights show four decimals on every row (1.0000 beside 0.0000, never "1" beside "0").
+    columns = json.loads(at.dataframe[0].proto.columns)
+    assert columns[t("attention.col_weight", "en")]["type_config"]["format"] == "%.4f"
     choose(at, query_head="mean")
     bars = figure(at, "attention.query_bars")["data"][0]
     assert decode(bars["x"])[0] == pytest.approx(att.mean_weights[2].max(), abs=1e-6)
@@ -148,3 +154,18 @@ def test_the_grid_counts_positions_when_many_tokens_and_lists_them():
     at.run()
     tokens = translator().translate("I love you", "en2zh").trace.source_tokens
     assert figure(at, "attention.grid")["data"][0]["x"] == token_labels(tokens)
+
+
+def test_the_pronoun_view_counts_only_heads_that_look_at_a_word():
+    """The course sentence's "it": the caption's votes are the heads that give their word at least
+    LEAST_VOTE_WEIGHT, and the heads parked elsewhere (on the direction tag) are counted apart."""
+    from viz_model.lessons.coreference import pronoun_attention
+    from viz_model.lessons.pretrained_views import COREFERENCE_SENTENCE
+
+    at = open_app(PAGE, text=COREFERENCE_SENTENCE)
+    choose(at, kind="encoder_self", view="pronoun")
+    found = pronoun_attention(translator().translate(COREFERENCE_SENTENCE, "en2zh").trace)
+    caption = next(c.value for c in at.caption if "heads give no word" in c.value)
+    assert f"{found.heads_on_no_word} heads give no word" in caption
+    for word, n in found.votes().items():
+        assert f"{word} × {n}" in caption.replace("\\", "")

@@ -1,6 +1,6 @@
 """Short facts about an attention layer, computed from its weights, for the one-line notes pages print.
 
-- `attention_sink`: when most heads of a layer give most of their attention to one key (often the direction
+- `attention_sink`: when most heads of a layer give one key more attention than any other (often the direction
   tag `<2zh>`, `<eos>`, or [CLS]/[SEP] in BERT), say so: a head with nothing useful to look at still has to
   put its softmax weight somewhere, and a token present in every sentence is a safe place.
 - `decoder_row_labels`: decoder row i reads token i and predicts token i + 1, which its label says.

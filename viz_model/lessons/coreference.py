@@ -15,6 +15,9 @@ import numpy as np
 from viz_model.model.tokenizer import SPECIAL_TOKENS, UNK
 
 PRONOUNS = ("it", "they", "them", "它", "它们")
+# A head whose pronoun row gives no word this much weight looks elsewhere (mostly at the direction tag):
+# its largest word weight (say 0.001 against 0.99 on <2zh>) names no word, so it casts no vote.
+LEAST_VOTE_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,19 @@ class PronounAttention:
     focus: list[HeadFocus]  # one per (layer, head), layer-major
 
     def votes(self) -> dict[str, int]:
-        """How many heads put their largest weight on each word."""
+        """How many heads put their largest weight on each word, among heads that give it at least
+        LEAST_VOTE_WEIGHT."""
         out: dict[str, int] = {}
         for f in self.focus:
-            out[f.word] = out.get(f.word, 0) + 1
+            if f.weight >= LEAST_VOTE_WEIGHT:
+                out[f.word] = out.get(f.word, 0) + 1
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    @property
+    def heads_on_no_word(self) -> int:
+        """Heads that give no source word LEAST_VOTE_WEIGHT (their weight is on the pronoun itself, the
+        tag, <eos> or punctuation)."""
+        return sum(f.weight < LEAST_VOTE_WEIGHT for f in self.focus)
 
 
 def find_pronoun(labels: list[str]) -> int | None:
