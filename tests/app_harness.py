@@ -184,6 +184,15 @@ def figure(at: AppTest, key_part: str) -> dict:
     )
 
 
+def x_title(fig: dict) -> str:
+    """A heatmap figure's column title: its x axis's (one panel) or the one written under all its panels."""
+    own = fig["layout"]["xaxis"].get("title", {}).get("text")
+    if own:
+        return own
+    (under,) = [a["text"] for a in fig["layout"].get("annotations", []) if a.get("yanchor") == "top"]
+    return under
+
+
 def heatmap_panels(fig: dict) -> list[np.ndarray]:
     """The matrices of a figures.heatmaps chart, panel order (masked overlays skipped)."""
     return [

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pages.i18n import t
-from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator
+from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator, x_title
 from viz_model.figures import escape_label, token_labels
 from viz_model.lessons.attention_notes import decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
@@ -40,7 +40,7 @@ def test_one_head_and_mean(at, trace, kind):
     assert fig["data"][0]["y"] == token_labels(rows)  # position-prefixed, HTML-escaped
     assert fig["data"][0]["x"] == token_labels(cols)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
-    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
+    assert "Key (columns)" in x_title(fig)
     overlays = [t for t in fig["data"] if not t.get("coloraxis")]
     if kind == "decoder_self":
         assert overlays and "masked" in overlays[0]["hovertemplate"]
@@ -102,7 +102,7 @@ def test_controls_work_in_chinese(trace):
     (shown, _) = heatmap_panels(figure(at, "attention.heads"))
     np.testing.assert_allclose(shown, trace.attention("cross", 1).weights[0], atol=1e-6)
     fig = figure(at, "attention.heads")
-    assert "查询" in fig["layout"]["yaxis"]["title"]["text"] and "键" in fig["layout"]["xaxis"]["title"]["text"]
+    assert "查询" in fig["layout"]["yaxis"]["title"]["text"] and "键" in x_title(fig)
 
 
 @pytest.mark.parametrize("kind", ["decoder_self", "cross"])

@@ -20,6 +20,7 @@ from tests.app_harness import (
     set_widgets,
     table,
     translator,
+    x_title,
 )
 from viz_model.figures import token_labels
 from viz_model.lessons.similarity import similarity_matrices
@@ -98,7 +99,7 @@ def test_embeddings(at, trace):
     fig = figure(at, "similarity.dot")
     assert fig["data"][0]["y"] == token_labels(trace.source_tokens)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
-    assert "Key (columns)" in fig["layout"]["xaxis"]["title"]["text"]
+    assert "Key (columns)" in x_title(fig)
 
 
 def test_each_measure_has_its_own_colour_scale(at, trace):

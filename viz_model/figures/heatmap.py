@@ -167,7 +167,7 @@ def heatmaps(
                 tickangle=x_angle,
                 showticklabels=tick_labels,
                 **(dict(dtick=1) if every_token else dict(tick0=0, dtick=column_step) if column_step else {}),
-                **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C <= 2 else {}),
+                **(dict(title=dict(text=escape_label(x_title))) if r == R - 1 and C == 1 else {}),
             )
             layout[f"yaxis{suffix}"] = dict(
                 domain=[max(0.0, y1 - tall), min(1.0, y1)],
@@ -234,7 +234,7 @@ def heatmaps(
                         **extra,
                     )
                 )
-    if C > 2:  # one x title under the whole row, not C overlapping ones
+    if C > 1:  # one x title under the whole row: C of them overlap once the panels are narrow (150 % zoom)
         annotations.append(
             dict(
                 text=escape_label(x_title),
