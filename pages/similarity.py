@@ -88,7 +88,16 @@ def sentence_part() -> None:
     def softmax_part() -> None:
         # The three row softmaxes side by side on one scale, where it shows that ÷√d flattens the rows.
         readable = len(labels) <= MAX_TOKENS_WITH_VALUES  # three panels across: numbers only if they fit
-        st.caption(tr("similarity.softmax_rows_caption", scale=f"{matrices.scale:.2f}"))
+        scaled = matrices.softmax["scaled_dot"]
+        st.caption(
+            tr(
+                "similarity.softmax_rows_caption",
+                scale=f"{matrices.scale:.2f}",
+                low=f"{scaled.min():.3f}",
+                high=f"{scaled.max():.3f}",
+                uniform=f"{1 / scaled.shape[1]:.3f}",
+            )
+        )
         if not readable:
             st.caption(tr("similarity.hover_for_values"))
         chart(

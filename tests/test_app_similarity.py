@@ -97,6 +97,11 @@ def test_embeddings(at, trace):
     E = trace.source_embeddings
     check(shown(at), similarity_matrices(E, E))
     fig = figure(at, "similarity.dot")
+    # The softmax section says how flat the scaled rows are, from the numbers drawn.
+    scaled = similarity_matrices(E, E).softmax["scaled_dot"]
+    flat = f"between {scaled.min():.3f} and {scaled.max():.3f}, close to the uniform 1/n = {1 / scaled.shape[1]:.3f}"
+    assert any(flat in c.value for c in view(at, "softmax").caption)
+    view(at, "dot")
     assert fig["data"][0]["y"] == token_labels(trace.source_tokens)
     assert "Query (rows)" in fig["layout"]["yaxis"]["title"]["text"]
     assert "Key (columns)" in x_title(fig)
