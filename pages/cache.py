@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from viz_model import figures
+from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
@@ -36,6 +37,7 @@ from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translati
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
 TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
+OPENING_SENTENCE = "Please buy an apple and an orange."  # the app's own first sentence (pages.state)
 
 
 def model_dir() -> Path:
@@ -138,6 +140,18 @@ def _token_column_width(directory: str, least: int) -> int:
 def token_column_width(least: int) -> int:
     """px for a table column of single tokens: the model's longest token fits (once per model)."""
     return _token_column_width(str(model_dir()), least)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _opening_layer(directory: str) -> int:
+    trace = _load_translator(directory).translate(OPENING_SENTENCE, "en2zh").trace
+    return first_layer_without_sink(trace)
+
+
+def opening_layer() -> int:
+    """The layer a page about one layer opens on (0-based): the model's first encoder layer without an
+    attention sink on the app's opening sentence (once per model; see first_layer_without_sink)."""
+    return _opening_layer(str(model_dir()))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from pages.cache import translator
+from pages.cache import opening_layer, translator
 from pages.frame import PAGE_SWITCHED
 from pages.i18n import LANGUAGES, t
 from pages.state import lang, notice_dropped, tr
@@ -200,10 +200,22 @@ def attention_controls(kind_default: str = "encoder_self") -> tuple[str, int]:
         share=True,
     )
     n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
-    layer = dependent_index(
-        right.selectbox, tr("common.layer"), n_layers, "layer", format_func=lambda i: str(i + 1), share=True
-    )
+    layer = layer_picker(right, n_layers)
     return kind, layer
+
+
+def layer_picker(where, n_layers: int) -> int:
+    """One layer (shown from 1), bound to the URL parameter "layer" and shared by the pages. It opens on
+    `opening_layer()`, not on layer 1: there every head of this model may park on the direction tag."""
+    return dependent_index(
+        where.selectbox,
+        tr("common.layer"),
+        n_layers,
+        "layer",
+        default=opening_layer(),
+        format_func=lambda i: str(i + 1),
+        share=True,
+    )
 
 
 def head_picker(n_heads: int, where=st) -> int:

@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from pages.cache import translator
-from pages.controls import catalogue_labels, choice, dependent_index, head_picker
+from pages.controls import catalogue_labels, choice, head_picker, layer_picker
 from pages.frame import frame
 from pages.pretrained_parts import pretrained_picked, similarity_page
 from pages.similarity_course import course_part
@@ -42,14 +42,7 @@ def sentence_part() -> None:
     )
     layer = head = 0
     if source != "embedding":
-        layer = dependent_index(
-            middle.selectbox,
-            tr("common.layer"),
-            config.n_encoder_layers,
-            "layer",
-            format_func=lambda i: str(i + 1),
-            share=True,
-        )
+        layer = layer_picker(middle, config.n_encoder_layers)
     if source == "qk":
         head = head_picker(config.n_heads, right)
     queries, keys = similarity_vectors(trace, source, layer, head)

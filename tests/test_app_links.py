@@ -8,7 +8,7 @@ import pytest
 
 from pages.i18n import t
 from pages.widgets import md
-from tests.app_harness import errors, open_app
+from tests.app_harness import errors, open_app, translator
 
 TEXT = "I saw a saw."
 
@@ -86,7 +86,7 @@ def test_an_old_link_with_labels_in_either_language_still_opens():
 NONSENSE = [
     ("pages/attention.py", "kind", "nonsense", "kind", "encoder_self"),  # select, words
     ("pages/attention.py", "view", "<b>x</b>", "view", "heads"),  # buttons, words
-    ("pages/attention.py", "layer", "99", "layer", 0),  # select, positions
+    ("pages/attention.py", "layer", "99", "layer", "opening"),  # select, positions (the opening layer)
     ("pages/attention.py", "head", "-3", "head", 0),  # buttons, numbers
     ("pages/step_by_step.py", "section", "tab_nothing", "section", "step.tab_inputs"),  # sections
     ("pages/beam_search.py", "width", "999", "width", 4),  # slider
@@ -115,6 +115,11 @@ def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, va
         assert shown == []
         return
     assert len(shown) == 1 and param in shown[0] and md(value) in shown[0], shown
+    if default == "opening":  # the layer pages open on (see test_app_step)
+        from pages.cache import OPENING_SENTENCE
+        from viz_model.lessons.attention_notes import first_layer_without_sink
+
+        default = first_layer_without_sink(translator().translate(OPENING_SENTENCE, "en2zh").trace)
     if default is not None:
         assert at.session_state[key] == default
 

@@ -122,9 +122,10 @@ def test_the_query_token_starts_on_the_first_word():
     text = "The cat sat on the mat."
     at = open_app("pages/step_by_step.py", text=text)
     assert at.selectbox(key="query").value == 1
+    layer = at.selectbox(key="layer").value
     trace = translator().translate(text, "en2zh").trace
     step = attention_step(
-        trace.attention("encoder_self", 0), translator().attention_parameters("encoder_self", 0), 0, 1
+        trace.attention("encoder_self", layer), translator().attention_parameters("encoder_self", layer), 0, 1
     )
     np.testing.assert_allclose(
         decode(figure(open_section(at, "section", "step.tab_projections"), "step.q")["data"][0]["z"])[0],
@@ -159,3 +160,19 @@ def test_block_section_shows_the_traced_block(kind, layer):
     assert any(f"{view.relu_zero_share:.0%}" in c.value for c in at.caption)
     output = heatmap_panels(figure(at, "step.block_output"))[-1]
     np.testing.assert_allclose(output, view.output, atol=1e-5)
+
+
+def test_the_page_opens_on_a_layer_whose_heads_look_at_words():
+    """A head parked on the direction tag makes every step show 1.00 on the tag and 0.00 on the words: the
+    layer picker opens on the model's first encoder layer in which no one token draws most heads (on the
+    app's opening sentence), and so does Attention heads, which shares it."""
+    from pages.cache import OPENING_SENTENCE
+    from viz_model.lessons.attention_notes import attention_sink, first_layer_without_sink
+
+    trace = translator().translate(OPENING_SENTENCE, "en2zh").trace
+    opening = first_layer_without_sink(trace)
+    for page in ("pages/step_by_step.py", "pages/attention.py"):
+        at = open_app(page, text=OPENING_SENTENCE)
+        assert at.selectbox(key="layer").value == opening
+    sinks = [attention_sink(trace.attention("encoder_self", i).weights, trace.source_tokens) for i in range(3)]
+    assert all(sinks[:opening]) and (sinks[opening] is None or not any(sinks[opening:]))

@@ -3,6 +3,7 @@
 - `attention_sink`: when most heads of a layer give one key more attention than any other (often the direction
   tag `<2zh>`, `<eos>`, or [CLS]/[SEP] in BERT), say so: a head with nothing useful to look at still has to
   put its softmax weight somewhere, and a token present in every sentence is a safe place.
+- `first_layer_without_sink`: where a lesson on one head should open (the first layer without such a token).
 - `decoder_row_labels`: decoder row i reads token i and predicts token i + 1, which its label says.
 """
 
@@ -44,6 +45,18 @@ def attention_sink(
     if mean_weight < least_weight:
         return None
     return Sink(position, key_tokens[position], int(heads.sum()), H, mean_weight)
+
+
+def first_layer_without_sink(trace, kind: str = "encoder_self") -> int:
+    """The first layer of `kind` in which no one token draws most heads (`attention_sink` finds none) in
+    this trace; 0 when every layer has one. A lesson on one head opens there: a head parked on the
+    direction tag gives it a weight of 1.00 and every word 0.00, so q·k, softmax and α·v show nothing."""
+    keys = trace.axis_tokens(kind)[1]
+    for layer in range(trace.attention_stack(kind).shape[0]):
+        attention = trace.attention(kind, layer)
+        if attention_sink(attention.weights, keys, attention.mask) is None:
+            return layer
+    return 0
 
 
 def decoder_row_labels(decoder_input: list[str], predicted: list[str]) -> list[str]:
