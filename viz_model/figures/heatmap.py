@@ -178,7 +178,7 @@ def heatmaps(
                 autorange="reversed",
                 showticklabels=tick_labels and c == 0,  # row labels once, on the left
                 **(dict(dtick=1) if every_token else {}),
-                **(dict(title=dict(text=escape_label(y_title))) if c == 0 else {}),
+                **(dict(title=dict(text=escape_label(y_title))) if c == 0 and R == 1 else {}),
             )
             if titles is not None and k <= len(titles):
                 annotations.append(
@@ -246,6 +246,21 @@ def heatmaps(
                 yshift=-(margin["b"] - TITLE_ROOM - 1),
                 showarrow=False,
                 font=dict(size=13 if titles else 15),
+            )
+        )
+    if R > 1:  # one y title beside the whole grid: a row of panels is shorter than the title (the grid view)
+        annotations.append(
+            dict(
+                text=escape_label(y_title),
+                x=0,
+                y=0.5,
+                xref="paper",
+                yref="paper",
+                xanchor="left",
+                xshift=-(margin["l"] - 1),
+                textangle=-90,
+                showarrow=False,
+                font=dict(size=15),
             )
         )
     panel_height = max(150, min(640, 30 * n + 150)) if R * C <= 4 else max(200, min(400, 18 * n + 110))
