@@ -7,7 +7,7 @@ import streamlit as st
 
 from pages.cache import OPENING_SENTENCE
 from pages.i18n import normalise_language, t
-from viz_model.model.translator import normalise_direction
+from viz_model.model.translator import normalise_direction, suggested_direction
 
 MAX_TEXT_CHARS = 1000  # the text box and the URL; the model reads ≤ max_len tokens
 DEFAULT_TEXT = OPENING_SENTENCE
@@ -43,7 +43,10 @@ def init_state() -> None:
     state["_text_is_default"] = "text" not in params
     if (params.get("present") or "").lower() == "1":  # ?present=1 as well as the binding's ?present=true
         state["present"] = True
-    state["dir"] = normalise_direction(params.get("dir"))
+    # A link naming a sentence but no direction reads it from the sentence's language (a Chinese sentence
+    # is translated into English), as a reader would expect of ?text=这本书很好看.
+    implied = suggested_direction(state["text"]) if "text" in params and "dir" not in params else "en2zh"
+    state["dir"] = normalise_direction(params.get("dir"), default=implied)
     state["lang"] = normalise_language(params.get("lang"))
     state["_initialised"] = True
     for key, kept in (("lang", state["lang"]), ("dir", state["dir"])):

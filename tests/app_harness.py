@@ -80,14 +80,16 @@ def translator():
 
 
 def open_app(
-    page: str | None = None, *, text: str | None = None, direction: str = "en2zh", lang: str = "en", **params
+    page: str | None = None, *, text: str | None = None, direction: str | None = "en2zh", lang: str = "en", **params
 ) -> AppTest:
-    """Run app.py with ?text=…&dir=…&lang=… (then switch to `page`, e.g. "pages/attention.py")."""
+    """Run app.py with ?text=…&dir=…&lang=… (then switch to `page`, e.g. "pages/attention.py"); direction
+    None leaves `dir` out of the link."""
     os.environ[ENV] = str(model_dir())
     at = AppTest.from_file(APP, default_timeout=120)
     if text is not None:
         at.query_params["text"] = text
-    at.query_params["dir"] = direction
+    if direction is not None:
+        at.query_params["dir"] = direction
     at.query_params["lang"] = lang
     for key, value in params.items():
         at.query_params[key] = value

@@ -149,3 +149,13 @@ def test_shared_settings_carry_over_between_pages():
     at.switch_page("pages/similarity.py").run()
     at.segmented_control(key="source").set_value("qk").run()
     assert errors(at) == [] and at.session_state["layer"] == 2 and at.session_state["head"] == 3
+
+
+@pytest.mark.parametrize("text, implied", [("这本书很好看", "zh2en"), ("This book is good.", "en2zh")])
+def test_a_link_without_a_direction_reads_it_from_the_sentence(text, implied):
+    """?text=这本书很好看 alone translates Chinese into English (it was read as English and came out as
+    nonsense); a link's own dir still wins."""
+    at = open_app("pages/attention.py", text=text, direction=None)
+    assert errors(at) == [] and at.session_state["dir"] == implied
+    other = "en2zh" if implied == "zh2en" else "zh2en"
+    assert open_app("pages/attention.py", text=text, direction=other).session_state["dir"] == other
