@@ -146,6 +146,9 @@ def step_table(record, step: int) -> None:
     )
 
 
+HYPOTHESIS_OUTPUT_PX = 330
+
+
 def hypotheses_table(record, language: str) -> None:
     rows = hypothesis_rows(record, language)
     st.dataframe(
@@ -161,11 +164,17 @@ def hypotheses_table(record, language: str) -> None:
         hide_index=True,
         key="beam.hypotheses",
         # Sized to their content, the two text columns pushed the scores out of view in the Chinese
-        # interface; at "medium" a long output is cut with an ellipsis and shown whole on hover.
+        # interface. The output gets most of the room (two hypotheses often differ only at their end, "today,
+        # I …" against "today. I …"), the numbers just theirs; the whole fits the main column at 1400 px,
+        # and a longer output is cut with an ellipsis and shown whole on hover.
         column_config={
             tr("beam.col_rank"): st.column_config.NumberColumn(width="small"),
-            tr("beam.col_output"): st.column_config.TextColumn(width="medium"),
+            tr("beam.col_output"): st.column_config.TextColumn(width=HYPOTHESIS_OUTPUT_PX),
             tr("beam.col_tokens"): st.column_config.TextColumn(width="medium"),
+            **{
+                tr(key): st.column_config.Column(width="small")
+                for key in ("beam.col_logp", "beam.col_length", "beam.col_score", "beam.col_finished")
+            },
         },
     )
     st.caption(tr("beam.hypotheses_caption", alpha=record.length_penalty_alpha))
