@@ -86,12 +86,12 @@ def test_a_pages_csv_holds_the_models_attention_weights():
     text = "I saw a saw."
     trace = translator().translate(text, "en2zh").trace
     attention = trace.attention("encoder_self", 0)
-    at = open_app("pages/attention.py", text=text)
+    at = open_app("pages/attention.py", text=text, layer="1")  # layer 1 named: the page may open on another
     head_panel, mean_panel = _csv_sections(figure_csv(go.Figure(figure(at, "attention.heads"))))
     for rows, expected in ((head_panel, attention.weights[0]), (mean_panel, attention.mean_weights)):
         numbers = np.array([[float(x) for x in r[1:]] for r in rows[2:]])
         np.testing.assert_allclose(numbers, expected, rtol=1e-5, atol=1e-6)
-    at = open_app("pages/attention.py", text=text, view="query", top="3")  # query token 1 (the first word), head 1
+    at = open_app("pages/attention.py", text=text, layer="1", view="query", top="3")  # query token 1, head 1
     (bars,) = _csv_sections(figure_csv(go.Figure(figure(at, "attention.query_bars"))))
     values = sorted((float(r[0]) for r in bars[2:]), reverse=True)
     np.testing.assert_allclose(values, np.sort(attention.weights[0][1])[::-1][:3], rtol=1e-5, atol=1e-7)
