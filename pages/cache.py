@@ -37,7 +37,6 @@ from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translati
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
 TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
-OPENING_SENTENCE = "Please buy an apple and an orange."  # the app's own first sentence (pages.state)
 
 
 def model_dir() -> Path:
@@ -143,15 +142,14 @@ def token_column_width(least: int) -> int:
 
 
 @st.cache_data(max_entries=2, show_spinner=False)
-def _opening_layer(directory: str) -> int:
-    trace = _load_translator(directory).translate(OPENING_SENTENCE, "en2zh").trace
-    return first_layer_without_sink(trace)
+def _opening_layer(directory: str, text: str) -> int:
+    return first_layer_without_sink(translate(text, "en2zh").trace)  # the sidebar's cached translation
 
 
-def opening_layer() -> int:
+def opening_layer(text: str) -> int:
     """The layer a page about one layer opens on (0-based): the model's first encoder layer without an
-    attention sink on the app's opening sentence (once per model; see first_layer_without_sink)."""
-    return _opening_layer(str(model_dir()))
+    attention sink on `text`, the app's opening sentence (once per model; see first_layer_without_sink)."""
+    return _opening_layer(str(model_dir()), text)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

@@ -14,7 +14,7 @@ import streamlit as st
 from pages.cache import opening_layer, translator
 from pages.frame import PAGE_SWITCHED
 from pages.i18n import LANGUAGES, t
-from pages.state import lang, notice_dropped, tr
+from pages.state import DEFAULT_TEXT, lang, notice_dropped, tr
 from viz_model.model.trace import ATTENTION_KINDS
 
 URL = {"bind": "query-params"}  # a page's own setting: in the URL
@@ -212,7 +212,7 @@ def layer_picker(where, n_layers: int) -> int:
         tr("common.layer"),
         n_layers,
         "layer",
-        default=opening_layer(),
+        default=opening_layer(DEFAULT_TEXT),
         format_func=lambda i: str(i + 1),
         share=True,
     )

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.cache import OPENING_SENTENCE
 from pages.i18n import normalise_language, t
 from viz_model.model.translator import normalise_direction, suggested_direction
 
 MAX_TEXT_CHARS = 1000  # the text box and the URL; the model reads ≤ max_len tokens
-DEFAULT_TEXT = OPENING_SENTENCE
+DEFAULT_TEXT = "Please buy an apple and an orange."
 
 
 def lang() -> str:
