@@ -116,10 +116,10 @@ def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, va
         return
     assert len(shown) == 1 and param in shown[0] and md(value) in shown[0], shown
     if default == "opening":  # the layer pages open on (see test_app_step)
-        from pages.state import DEFAULT_TEXT as OPENING_SENTENCE
+        from pages.state import DEFAULT_TEXT
         from viz_model.lessons.attention_notes import first_layer_without_sink
 
-        default = first_layer_without_sink(translator().translate(OPENING_SENTENCE, "en2zh").trace)
+        default = first_layer_without_sink(translator().translate(DEFAULT_TEXT, "en2zh").trace)
     if default is not None:
         assert at.session_state[key] == default
 

@@ -166,13 +166,13 @@ def test_the_page_opens_on_a_layer_whose_heads_look_at_words():
     """A head parked on the direction tag makes every step show 1.00 on the tag and 0.00 on the words: the
     layer picker opens on the model's first encoder layer in which no one token draws most heads (on the
     app's opening sentence), and so does Attention heads, which shares it."""
-    from pages.state import DEFAULT_TEXT as OPENING_SENTENCE
+    from pages.state import DEFAULT_TEXT
     from viz_model.lessons.attention_notes import attention_sink, first_layer_without_sink
 
-    trace = translator().translate(OPENING_SENTENCE, "en2zh").trace
+    trace = translator().translate(DEFAULT_TEXT, "en2zh").trace
     opening = first_layer_without_sink(trace)
     for page in ("pages/step_by_step.py", "pages/attention.py"):
-        at = open_app(page, text=OPENING_SENTENCE)
+        at = open_app(page, text=DEFAULT_TEXT)
         assert at.selectbox(key="layer").value == opening
     sinks = [attention_sink(trace.attention("encoder_self", i).weights, trace.source_tokens) for i in range(3)]
     assert all(sinks[:opening]) and (sinks[opening] is None or not any(sinks[opening:]))
