@@ -14,7 +14,9 @@ from viz_model.corpus.evalset import (
     closest_overlap,
     everyday_keys,
     held_out_keys,
+    independent_translations_file,
     load_everyday,
+    load_independent_translations,
     load_more_references,
     normalise,
 )
@@ -62,6 +64,19 @@ def test_every_everyday_sentence_has_two_further_references(everyday):
         assert all(contains_chinese(r) == (p.direction == "en2zh") for r in references), references
         differs += sum(normalise(r) != normalise(p.reference) for r in references)
     assert differs >= 0.8 * 2 * len(everyday)
+
+
+def test_every_everyday_sentence_has_an_independent_translation(everyday):
+    """The independent translator's file names every evaluation sentence once (same direction, same source),
+    in the target language, in the translator's own words: not a copy of the first references (which would
+    make the person's score meaningless), though a short everyday sentence often has one natural wording
+    (139 of 577 differ from the first reference, case and punctuation aside)."""
+    independent = load_independent_translations(independent_translations_file(EVERYDAY_FILE))
+    assert set(independent) == {(p.direction, p.source) for p in everyday}
+    for p in everyday:
+        assert contains_chinese(independent[(p.direction, p.source)]) == (p.direction == "en2zh"), p.source
+    differs = sum(normalise(independent[(p.direction, p.source)]) != normalise(p.reference) for p in everyday)
+    assert differs >= 0.2 * len(everyday)
 
 
 def test_normalise_ignores_case_punctuation_spaces_and_curly_quotes():
@@ -196,6 +211,17 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
         chrf_all = sacrebleu.corpus_chrf(outputs, streams).score
         assert result[f"everyday_chrf_all_references_{direction}"] == pytest.approx(chrf_all, abs=0.5)
         assert chrf_all >= chrf
+        # The independent translator's wording, scored the same way (the same reference streams).
+        person = [
+            load_independent_translations(independent_translations_file(EVERYDAY_FILE))[(direction, p.source)]
+            for p in chosen
+        ]
+        assert result[f"everyday_independent_translation_chrf_{direction}"] == pytest.approx(
+            sacrebleu.corpus_chrf(person, [[p.reference for p in chosen]]).score, abs=0.01
+        )
+        assert result[f"everyday_independent_translation_chrf_all_references_{direction}"] == pytest.approx(
+            sacrebleu.corpus_chrf(person, streams).score, abs=0.01
+        )
         side = [t.en if direction == "en2zh" else t.zh for t in training]
         near = sum(o >= NEAR_DUPLICATE_OVERLAP for o in closest_overlap([p.source for p in chosen], side))
         assert result[f"everyday_near_duplicates_{direction}"] == near

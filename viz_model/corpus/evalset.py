@@ -23,6 +23,12 @@ def more_references_file(eval_file: Path) -> Path:
     return Path(eval_file).with_name(f"{Path(eval_file).stem}_more_references.tsv")
 
 
+def independent_translations_file(eval_file: Path) -> Path:
+    """Where a translation of an evaluation file's sources by another translator lives, for scoring a person
+    the way the model is scored (everyday.tsv → everyday_independent_translations.tsv)."""
+    return Path(eval_file).with_name(f"{Path(eval_file).stem}_independent_translations.tsv")
+
+
 # Two more references per sentence (columns direction, source, reference), written by a second translator
 # who saw the sentences and their first reference but never the model, its outputs or its training data.
 # One reference marks a fair paraphrase ("我通常…" for "我一般…") as a miss; scoring against all three is how
@@ -71,6 +77,16 @@ def load_more_references(path: Path = MORE_REFERENCES_FILE) -> dict[tuple[str, s
             for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
                 out[(r["direction"].strip(), r["source"].strip())].append(r["reference"].strip())
     return dict(out)
+
+
+def load_independent_translations(path: Path) -> dict[tuple[str, str], str]:
+    """(direction, source) → one translation of it by a translator who saw only the source sentences (no
+    reference, no model output): what a fluent person's own wording scores against the set's references."""
+    if not Path(path).exists():
+        return {}
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        return {(r["direction"].strip(), r["source"].strip()): r["translation"].strip() for r in rows}
 
 
 def everyday_keys(path: Path = EVERYDAY_FILE) -> set[str]:

@@ -24,7 +24,9 @@ from viz_model.corpus.evalset import (
     EVERYDAY_FILE,
     NEAR_DUPLICATE_OVERLAP,
     closest_overlap,
+    independent_translations_file,
     load_everyday,
+    load_independent_translations,
     load_more_references,
     more_references_file,
     normalise,
@@ -175,7 +177,9 @@ def evaluate_everyday(
     and, against `training_pairs` (default: the corpus's train split), how many sources have a near
     duplicate in training (`evalset.closest_overlap`) and the chrF of those that do not. BLEU and chrF are
     also given against every reference (`evalset.load_more_references`), leaving out any further reference
-    that is a sentence of `training_pairs`, so no figure rewards output the model saw in training.
+    that is a sentence of `training_pairs`, so no figure rewards output the model saw in training. Where the set
+    has an independent translation (`evalset.independent_translations_file`), it is scored the same way: the
+    chrF a fluent person's own wording gets against these references, beside the model's.
     `eval_file` and `name` (the figures' prefix): another set in the same format, e.g. the development set."""
     import sacrebleu
 
@@ -183,6 +187,7 @@ def evaluate_everyday(
     if training_pairs is None:
         training_pairs = corpus.split_corpus(corpus.corpus_pairs())["train"]
     more_references = load_more_references(more_references_file(eval_file))  # none for a set without the file
+    independent = load_independent_translations(independent_translations_file(eval_file))  # may be absent
     seen = {normalise(s) for t in training_pairs for s in (t.en, t.zh)}
     result: dict = {f"{name}_sentences": len(pairs)}
     misses = ["direction\tsource\toutput\treference\tunknown_words\tclosest_training_overlap"]
@@ -215,6 +220,17 @@ def evaluate_everyday(
         ]
         bleu_all = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh" if target == "zh" else "13a")
         chrf_all = sacrebleu.corpus_chrf(hyps, streams)
+        # A person's own wording, scored as the model's is: how far one reference marks fair translations down.
+        person = [independent.get((direction, p.source)) for p in chosen]
+        if chosen and all(person):
+            result |= {
+                f"{name}_independent_translation_chrf_{direction}": round(
+                    sacrebleu.corpus_chrf(person, [refs]).score, 2
+                ),
+                f"{name}_independent_translation_chrf_all_references_{direction}": round(
+                    sacrebleu.corpus_chrf(person, streams).score, 2
+                ),
+            }
         result |= {
             f"{name}_coverage_{direction}": round(covered / n, 4),
             f"{name}_exact_match_{direction}": round(exact / n, 4),
@@ -235,6 +251,12 @@ def evaluate_everyday(
             f"{len(apart)}: {chrf_apart.score:.1f}; against all references "
             f"({1 + sum(map(len, kept)) / n:.1f} a sentence): BLEU {bleu_all.score:.1f}, chrF {chrf_all.score:.1f}"
         )
+        if f"{name}_independent_translation_chrf_{direction}" in result:
+            log(
+                f"{name} {direction}: a translator's own wording, scored the same way: chrF "
+                f"{result[f'{name}_independent_translation_chrf_{direction}']:.1f}, against all references "
+                f"{result[f'{name}_independent_translation_chrf_all_references_{direction}']:.1f}"
+            )
     result |= word_coverage(tokenizer)
     if misses_file is not None:
         Path(misses_file).parent.mkdir(parents=True, exist_ok=True)
