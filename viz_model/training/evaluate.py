@@ -220,7 +220,7 @@ def evaluate_everyday(
         ]
         bleu_all = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh" if target == "zh" else "13a")
         chrf_all = sacrebleu.corpus_chrf(hyps, streams)
-        # A person's own wording, scored as the model's is: how far one reference marks fair translations down.
+        # A person's own wording, scored as the model's is: what a fluent translation scores against these references.
         person = [independent.get((direction, p.source)) for p in chosen]
         if chosen and all(person):
             result |= {
