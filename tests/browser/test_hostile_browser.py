@@ -1,8 +1,13 @@
-"""Hostile input in a real browser (tests/hostile_inputs.py): typed into the sentence box, then every page
+"""Hostile input in a real browser (tests/hostile_inputs.py): typed into the sentence box, then other pages
 visited in the same session. The whole list in the English interface, a subset in the Chinese one, and the
 nonsense URLs. For each: a friendly message or a normal render, no exception, no console error, no dialog
 (an `alert` from injected HTML fails the test), nothing the user typed turned into an element, and the
-server still answering /_stcore/health."""
+server still answering /_stcore/health.
+
+Every input meets every page in tests/test_hostile_apptest.py (AppTest, no browser). What only a browser
+shows (injected elements, console errors, dialogs, clipped labels) is checked here on the page the input is
+typed on and PAGES_PER_INPUT - 1 more, chosen in turn, so that across the list every page meets every kind
+of input several times in each language."""
 
 from __future__ import annotations
 
@@ -26,6 +31,21 @@ INJECTED = (
 CASES = [pytest.param("en", h, id=f"en-{h.id}") for h in HOSTILE_INPUTS] + [
     pytest.param("zh", hostile(i), id=f"zh-{i}") for i in BROWSER_SUBSET
 ]
+PAGES_PER_INPUT = 3
+
+
+def pages_to_visit(here: str, turn: int, blank: bool) -> list:
+    """The current page first (no click), then the next pages in turn: input number `turn` of a language
+    starts its rotation `turn` pages along, so consecutive inputs meet different pages. A blank input always
+    reaches Home, which must then say what to type."""
+    current = next(p for p in APP_PAGES if p.url_path == here)
+    others = [p for p in APP_PAGES if p is not current]
+    start = (turn * (PAGES_PER_INPUT - 1)) % len(others)
+    chosen = [others[(start + i) % len(others)] for i in range(PAGES_PER_INPUT - 1)]
+    home = APP_PAGES[0]
+    if blank and home is not current and home not in chosen:
+        chosen[-1] = home
+    return [current, *chosen]
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +115,9 @@ def test_hostile_input_on_every_page(sessions, lang, case, app_server, expected_
         # a moment after the run ends, so the first check waits for them rather than reading too early.
         session.open(current_path(session), text=case.text, dir=case.direction, lang=lang)
         sentence = case.text[:MAX_TEXT_CHARS]
-    here = current_path(session)
-    order = sorted(APP_PAGES, key=lambda p: p.url_path != here)  # the current page first, no click
+    turn = [c.values[1] for c in CASES if c.values[0] == lang].index(case)
     try:
-        for page in order:
+        for page in pages_to_visit(current_path(session), turn, case.blank):
             if page.url_path != current_path(session):
                 session.navigate(page.url_path)
             sentence = check(
