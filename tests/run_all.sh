@@ -16,4 +16,6 @@ if [ -n "$NEEDED" ]; then
 fi
 python -m ruff check .
 python -m ruff format --check .
-python -m pytest "$@"
+# Two processes (pytest-xdist): the browser tests in one (they mostly wait on the server and Chromium), the
+# rest beside them; one PyTorch thread each, since two processes already fill the two cores.
+OMP_NUM_THREADS=1 python -m pytest -n 2 --dist loadgroup "$@"

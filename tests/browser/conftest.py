@@ -18,14 +18,13 @@ from tests.browser.harness import (
     ARTIFACTS,
     CHROMIUM,
     MODEL_DIR_ENV,
-    REPORT,
+    SCREENSHOTS,
     Session,
     StreamlitServer,
     launch_chromium,
     report,
 )
 
-SCREENSHOTS = ARTIFACTS / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
 
 
@@ -38,13 +37,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
-
-
-def pytest_terminal_summary(terminalreporter):
-    if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):
-        terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS}")
-    for line in REPORT:
-        terminalreporter.write_line(line)
 
 
 # ------------------------------------------------------------------------------------------ pages

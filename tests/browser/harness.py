@@ -24,6 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 ROOT = Path(__file__).resolve().parent.parent.parent
 APP = ROOT / "app.py"
 ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -96,13 +97,15 @@ WATCH_SCRIPT = """
 """
 
 
-# Lines printed at the end of a pytest run by tests/browser/conftest.py (timings, memory); kept here, in
-# a module imported once, so test modules and the conftest share one list.
-REPORT: list[str] = []
+# Lines printed at the end of a pytest run by tests/browser/conftest.py (timings, memory). The suite runs in
+# two worker processes (pytest-xdist) and the summary is printed by a third, so the lines go to a file.
+REPORT_FILE = ARTIFACTS / "browser-report.txt"
 
 
 def report(line: str) -> None:
-    REPORT.append(line)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(REPORT_FILE, "a", encoding="utf-8") as handle:
+        handle.write(line + "\n")
 
 
 # ------------------------------------------------------------------------------------------ the server

@@ -7,6 +7,7 @@ throughout. Used by tests/browser/test_load.py (short) and tests/load_test.py (f
 
 from __future__ import annotations
 
+import csv
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,10 +30,13 @@ def load_sentences(n_sessions: int, per_session: int, rounds: int) -> list[list[
     """plans[round][session] = that session's (sentence, direction) list, all different, from the corpus's
     held-out test split. Even sessions type English (en2zh), odd ones Chinese (zh2en); every round types
     new sentences, so repeated rounds churn the bounded caches instead of hitting them."""
-    from viz_model import corpus
+    # The shipped split (tests/test_corpus.py checks it equals a fresh build), read rather than rebuilt: the
+    # build takes a minute and a half of the browser tests' time on a slow CPU.
+    from viz_model.corpus import OUT_DIR
 
-    pairs = corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)["test"]
-    pools = {"en2zh": list(dict.fromkeys(p.en for p in pairs)), "zh2en": list(dict.fromkeys(p.zh for p in pairs))}
+    with open(OUT_DIR / "test.tsv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    pools = {"en2zh": list(dict.fromkeys(r["en"] for r in rows)), "zh2en": list(dict.fromkeys(r["zh"] for r in rows))}
     taken = {"en2zh": 0, "zh2en": 0}
     plans = []
     for _ in range(rounds):
