@@ -50,7 +50,7 @@ def test_loss_falls_on_a_tiny_config(tiny_run):
     assert losses[-1] < losses[0] - 1.0
     assert card["corpus"]["train"] == 4000  # the sample asked for; validation and test stay whole
     assert card["corpus"]["validation"] == len(corpus.split_corpus(corpus.corpus_pairs())["validation"])
-    # bfloat16 products only where the CPU has bfloat16 instructions (emulated, they are ~40x slower).
+    # bfloat16 products only where the CPU has AMX (elsewhere float32 is faster; emulated, ~40x so).
     assert card["training"]["bf16"] is cpu_has_bf16()
 
 

@@ -84,9 +84,10 @@ class TrainConfig:
     # The hand-written phrasebook is ~34,000 pairs among ~67,000 generated ones; seen this many times per
     # epoch, its set phrases and natural word order are not drowned out by the templates.
     phrasebook_repeats: int = 5
-    # Matrix products in bfloat16 (weights, optimizer and loss stay float32) where the CPU has bfloat16
-    # instructions: 1.6x faster on a Xeon with AMX, which trained the shipped model. Without them bfloat16 is
-    # emulated: a 2560 x 256 x 1024 product took 1,064 ms against 25 ms in float32 on an AVX2-only EPYC.
+    # Matrix products in bfloat16 (weights, optimizer and loss stay float32) where the CPU has AMX: 1.6x
+    # faster on the Xeon that trained the shipped model. Elsewhere float32 is faster: with AVX-512 BF16 but
+    # no AMX a little, and on an AVX2-only EPYC, where bfloat16 is emulated, a 2560 x 256 x 1024 product took
+    # 1,064 ms against 25 ms in float32.
     # None: decided from the CPU (cpu_has_bf16), recorded in the card as True or False.
     bf16: bool | None = None
     save_every: int = 500  # steps between resumable training states (model, optimizer, step)
@@ -96,12 +97,13 @@ class TrainConfig:
 
 
 def cpu_has_bf16() -> bool:
-    """The CPU multiplies bfloat16 natively (AMX or AVX-512 BF16, as Linux lists its flags)."""
+    """The CPU has AMX's bfloat16 tiles (Linux's `amx_bf16` flag). AVX-512 BF16 alone is not enough: on such a
+    Xeon the model's bfloat16 products ran slower than float32 (docs/performance.md, "Without AMX")."""
     try:
         flags = set(Path("/proc/cpuinfo").read_text().split())
     except OSError:
         return False
-    return bool(flags & {"amx_bf16", "avx512_bf16"})
+    return "amx_bf16" in flags
 
 
 def oversample(pairs, cfg: TrainConfig) -> list:
