@@ -66,6 +66,16 @@ def test_training_is_deterministic_from_the_seed(tiny_run):
         torch.testing.assert_close(a, b, msg=name)
 
 
+def test_bfloat16_only_with_amx(tmp_path):
+    """Where the CPU lacks AMX, bfloat16 products are slower than float32 (emulated on AVX2, ~40x)."""
+    flags = "flags\t\t: fpu sse2 avx2 avx512f avx512bw"
+    cpus = {"amx": flags + " avx512_bf16 amx_bf16 amx_tile", "avx512": flags + " avx512_bf16", "avx2": flags}
+    for name, line in cpus.items():
+        (tmp_path / name).write_text(f"processor\t: 0\n{line}\n\nprocessor\t: 1\n{line}\n")
+    assert [cpu_has_bf16(tmp_path / name) for name in cpus] == [True, False, False]
+    assert cpu_has_bf16(tmp_path / "no such file") is False
+
+
 def test_learning_rate_warms_up_then_decays():
     cfg = TrainConfig(steps=1000, warmup_steps=100, peak_lr=1e-3, final_lr_fraction=0.1, arithmetic_first_steps=0)
     assert learning_rate(0, cfg) < learning_rate(50, cfg) < learning_rate(99, cfg) == pytest.approx(1e-3)

@@ -96,11 +96,11 @@ class TrainConfig:
     train_pairs: int | None = None
 
 
-def cpu_has_bf16() -> bool:
+def cpu_has_bf16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
     """The CPU has AMX's bfloat16 tiles (Linux's `amx_bf16` flag). AVX-512 BF16 alone is not enough: on such a
     Xeon the model's bfloat16 products ran slower than float32 (docs/performance.md, "Without AMX")."""
     try:
-        flags = set(Path("/proc/cpuinfo").read_text().split())
+        flags = set(Path(cpuinfo).read_text().split())
     except OSError:
         return False
     return "amx_bf16" in flags
