@@ -391,6 +391,11 @@ def test_write_corpus(tmp_path, splits):
     rows = (tmp_path / "train.tsv").read_text(encoding="utf-8").splitlines()
     assert len(rows) - 1 == counts["train"]
     assert any(r.split("\t")[4] == "saw=看见;saw=锯子" for r in rows)
+    read = corpus.read_split("train", tmp_path)  # read back as written
+    assert len(read) == counts["train"]
+    assert [(r["en"], r["zh"], r["direction"]) for r in read[:50]] == [
+        (p.en, p.zh, p.direction) for p in splits["train"][:50]
+    ]
     assert (tmp_path / "lexicon.tsv").exists()
 
 

@@ -84,11 +84,6 @@ def test_normalise_ignores_case_punctuation_spaces_and_curly_quotes():
     assert normalise("你好，世界！") == normalise("你好 世界")
 
 
-def _split_rows(name):
-    with open(corpus.OUT_DIR / f"{name}.tsv", encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
 @pytest.mark.parametrize("split", ["train", "validation"])
 @pytest.mark.parametrize("eval_file", [EVERYDAY_FILE, DEV_FILE], ids=["everyday", "dev"])
 def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split, eval_file):
@@ -96,7 +91,7 @@ def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split, 
     was trained on."""
     banned = everyday_keys(eval_file)
     assert len(banned) >= 500
-    rows = _split_rows(split)
+    rows = corpus.read_split(split)
     assert len(rows) > 500
     leaked = [r for r in rows if normalise(r["en"]) in banned or normalise(r["zh"]) in banned]
     assert not leaked, leaked[:5]

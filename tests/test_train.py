@@ -55,8 +55,8 @@ def test_loss_falls_on_a_tiny_config(tiny_run):
 
 
 def test_training_is_deterministic_from_the_seed(tiny_run):
-    model_a, _, card_a, lines_a = tiny_run
-    model_b, _, card_b, lines_b = _run(arithmetic_first_steps=2)  # a second run from scratch, same seed
+    model_a, _, _, lines_a = tiny_run
+    model_b, _, _, lines_b = _run(arithmetic_first_steps=2)  # a second run from scratch, same seed
 
     def losses(lines):  # "step 10/60  loss 9.737  lr 2.40e-03  978 tokens/s …": the figures before the speed
         return [line.split(" tokens/s")[0].rsplit(" ", 1)[0] for line in lines if line.startswith("step")]

@@ -97,8 +97,8 @@ WATCH_SCRIPT = """
 """
 
 
-# Lines printed at the end of a pytest run by tests/browser/conftest.py (timings, memory). The suite runs in
-# two worker processes (pytest-xdist) and the summary is printed by a third, so the lines go to a file.
+# Lines printed at the end of a pytest run by tests/conftest.py (timings, memory). The suite runs in two
+# worker processes (pytest-xdist) and the summary is printed by a third, so the lines go to a file.
 REPORT_FILE = ARTIFACTS / "browser-report.txt"
 
 

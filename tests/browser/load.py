@@ -7,7 +7,6 @@ throughout. Used by tests/browser/test_load.py (short) and tests/load_test.py (f
 
 from __future__ import annotations
 
-import csv
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,10 +31,9 @@ def load_sentences(n_sessions: int, per_session: int, rounds: int) -> list[list[
     new sentences, so repeated rounds churn the bounded caches instead of hitting them."""
     # The shipped split (tests/test_corpus.py checks it equals a fresh build), read rather than rebuilt: the
     # build takes a minute and a half of the browser tests' time on a slow CPU.
-    from viz_model.corpus import OUT_DIR
+    from viz_model.corpus import read_split
 
-    with open(OUT_DIR / "test.tsv", encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = read_split("test")
     pools = {"en2zh": list(dict.fromkeys(r["en"] for r in rows)), "zh2en": list(dict.fromkeys(r["zh"] for r in rows))}
     taken = {"en2zh": 0, "zh2en": 0}
     plans = []

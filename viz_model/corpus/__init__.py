@@ -15,6 +15,7 @@ from .assemble import (
     example_sentences,
     generate_pairs,
     main,
+    read_split,
     topics,
     write_corpus,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "is_held_out_arithmetic",
     "lexicon",
     "main",
+    "read_split",
     "split_corpus",
     "topics",
     "write_corpus",

@@ -11,6 +11,7 @@ contractions split for English), so what the model is trained on is exactly what
 
 from __future__ import annotations
 
+import csv
 import random
 import re
 import sys
@@ -254,6 +255,13 @@ def write_corpus(out_dir: Path = OUT_DIR, seed: int = 0, splits: dict | None = N
     (out_dir / "lexicon.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     counts["lexicon"] = len(lines) - 1
     return counts
+
+
+def read_split(name: str, directory: Path = OUT_DIR) -> list[dict[str, str]]:
+    """The rows of a split write_corpus wrote ("train", "validation" or "test"), as dicts keyed by its
+    header: the shipped corpus without building it."""
+    with open(Path(directory) / f"{name}.tsv", encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def main(argv: list[str] | None = None) -> int:
