@@ -152,6 +152,27 @@ def test_detokenize(tok):
     assert detokenize(["Wi", "-", "Fi", "密码", "是", "5", "个", "字"], "zh") == "Wi-Fi密码是5个字"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'How do you say "thank you" in Chinese?',
+        'It should be "library", not "bookstore".',
+        'What does "it" mean here?',
+        '"Hello" is a word.',
+        "She said “hello” to me.",  # curly quotes are read as straight ones
+    ],
+)
+def test_detokenize_puts_quotation_marks_around_the_quoted_words(text):
+    """A straight " opens a quotation and the next one closes it: the closing mark joins the word before
+    it and the next word is spaced as usual (not `"thank you "in`)."""
+    words = "how do you say thank in chinese it should be library not bookstore what does mean here hello is"
+    tokens, unknown = Tokenizer(
+        [*SPECIAL_TOKENS, *words.split(), "a", "word", "she", "said", "to", "me", *'"?.,']
+    ).split(text)
+    assert not unknown
+    assert detokenize(tokens, "en") == text.replace("“", '"').replace("”", '"')
+
+
 def test_token_language_sorts_the_shared_vocabulary():
     assert [
         token_language(t) for t in ("苹果", "，", "。", "apple", "n't", "wi-fi", "3", ".", "?", "😀", "<eos>", "<2zh>")

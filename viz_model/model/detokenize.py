@@ -95,7 +95,15 @@ def detokenize(tokens: list[str], language: str) -> str:
     words = _join_clock_abbreviations(words)
     out = ""
     sentence_start = True
+    quote_open = False  # a straight " opens a quotation, the next one closes it: say "thank you" in
     for i, word in enumerate(words):
+        if word == '"':
+            if quote_open:
+                out += word  # closing: joins the quoted word before it
+            else:
+                out += (" " if out and not out.endswith("(") else "") + word
+            quote_open = not quote_open
+            continue
         if word in CLITICS and out or word in ORDINAL_SUFFIXES and i and words[i - 1].isdigit():
             out += word  # didn't, 6th
             sentence_start = False
@@ -104,7 +112,11 @@ def detokenize(tokens: list[str], language: str) -> str:
             out += word  # 9 : 15 -> 9:15, 3 . 50 -> 3.50, 1 , 000 -> 1,000 (and not 1, 2 -> 1,2)
             sentence_start = False  # the "." of 3.50 ends no sentence
             continue
-        if out and (word[0].isalnum() or word[0] in '("') and not out.endswith(("(", '"')) or out and word in ("(",):
+        if (
+            out
+            and (word[0].isalnum() or word[0] == "(")
+            and not (out.endswith("(") or out.endswith('"') and quote_open)
+        ):
             out += " "
         shown = EN_CAPITALISED.get(word, word)
         if sentence_start and shown[:1].isalpha():
