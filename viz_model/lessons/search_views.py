@@ -7,12 +7,12 @@ A `SearchRecord` (viz_model.model.search_record) in, plain data out.
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from viz_model.corpus import read_split
 from viz_model.model.detokenize import detokenize
 from viz_model.model.search_record import Candidate, SearchRecord
 from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK
@@ -133,19 +133,11 @@ class BeamDefault:
     checkpoint_sha256: str
 
 
-def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str, str]]:
+def candidate_sentences() -> list[tuple[str, str, str]]:
     """(text, direction, reference or "") to try, English → Chinese (PICK_DIRECTION): the course's
     sentences, then short pairs (three to nine words), shortest first: the hand-written phrasebook's pairs
     of the training split (sentences people type), then the test split's."""
-    corpus_dir = DEFAULT_FILE.parent / "corpus"
-    sources = (
-        [(corpus_file, None)]
-        if corpus_file
-        else [(corpus_dir / "train.tsv", "phrasebook"), (corpus_dir / "test.tsv", None)]
-    )
-    found = []
-    for path, origin in sources:
-        found.extend(_short_pairs(path, origin))
+    found = _short_pairs(read_split("train"), "phrasebook") + _short_pairs(read_split("test"), None)
     return [
         c
         for c in dict.fromkeys([*((text, direction, "") for text, direction in COURSE_CANDIDATES), *found])
@@ -153,22 +145,18 @@ def candidate_sentences(corpus_file: Path | None = None) -> list[tuple[str, str,
     ]
 
 
-def _short_pairs(corpus_file: Path, origin: str | None) -> list[tuple[str, str, str]]:
-    rows = []
-    if corpus_file.is_file():
-        with corpus_file.open(encoding="utf-8") as handle:
-            for row in csv.DictReader(handle, delimiter="\t"):
-                if origin and row.get("origin") != origin:
-                    continue
-                for direction, (source, target) in DIRECTIONS.items():
-                    if direction != PICK_DIRECTION:
-                        continue
-                    text = row[source]
-                    size = len(text.split()) if source == "en" else len(text) // 2  # ~2 characters a word
-                    if row["direction"] in (direction, "both") and 3 <= size <= MAX_CANDIDATE_WORDS:
-                        rows.append((text, direction, row[target]))
-    rows.sort(key=lambda r: (len(r[0]), r))
-    return rows[:MAX_CANDIDATES]
+def _short_pairs(rows: list[dict[str, str]], origin: str | None) -> list[tuple[str, str, str]]:
+    source, target = DIRECTIONS[PICK_DIRECTION]
+    pairs = []
+    for row in rows:
+        if origin and row.get("origin") != origin or row["direction"] not in (PICK_DIRECTION, "both"):
+            continue
+        text = row[source]
+        size = len(text.split()) if source == "en" else len(text) // 2  # ~2 characters a word
+        if 3 <= size <= MAX_CANDIDATE_WORDS:
+            pairs.append((text, PICK_DIRECTION, row[target]))
+    pairs.sort(key=lambda r: (len(r[0]), r))
+    return pairs[:MAX_CANDIDATES]
 
 
 def contrast(translator, text: str, direction: str, width: int = DEFAULT_BEAM_WIDTH):

@@ -1,6 +1,6 @@
 """When a sentence has words the model does not know: the closest sentences it does know.
 
-The candidates are the training corpus's own sentences (`assets/corpus/train.tsv`), so every suggestion is
+The candidates are the training corpus's own sentences (its shipped training split), so every suggestion is
 a sentence the model has read. Closeness is the weight of the words (English) or characters (Chinese) a
 candidate shares with the typed text, each weighted by how rare it is in the corpus (inverse document
 frequency), so sharing "zebra" counts and sharing "the" barely does.
@@ -8,16 +8,14 @@ frequency), so sharing "zebra" counts and sharing "the" barely does.
 
 from __future__ import annotations
 
-import csv
 import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
+from viz_model.corpus import read_split
 from viz_model.model.tokenizer import contains_chinese, english_words
 
-TRAIN_FILE = Path(__file__).resolve().parents[2] / "assets" / "corpus" / "train.tsv"
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 COMMON_SHARE = 0.05  # terms in more than this share of sentences carry no evidence of closeness
 
@@ -51,16 +49,10 @@ class SentenceIndex:
         self.common = {term for term, ids in self.postings.items() if len(ids) > max(COMMON_SHARE * n, 20)}
 
     @classmethod
-    def from_corpus(cls, language: str, path: Path = TRAIN_FILE) -> SentenceIndex:
-        column = "en" if language == "en" else "zh"
-        with open(path, encoding="utf-8", newline="") as handle:
-            rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-            sentences = [
-                r[column]
-                for r in rows
-                if r["direction"] in ("both", f"{language}2" + ("zh" if language == "en" else "en"))
-            ]
-        return cls(sentences, language)
+    def from_corpus(cls, language: str) -> SentenceIndex:
+        """The training split's sentences that the model reads in `language` ("en" or "zh")."""
+        reads = ("both", f"{language}2" + ("zh" if language == "en" else "en"))
+        return cls([row[language] for row in read_split("train") if row["direction"] in reads], language)
 
     def closest(self, text: str, k: int = 3) -> list[Suggestion]:
         """Up to k known sentences sharing the most (rarity-weighted) terms with `text`; shorter first on
