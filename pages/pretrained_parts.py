@@ -52,9 +52,14 @@ def show_pretrained_error(err: PretrainedError) -> None:
 
 
 def or_message(compute):
-    """compute(), or None after the friendly message when the pretrained model cannot be loaded."""
+    """compute(), or None after the friendly message when the pretrained model cannot be loaded.
+
+    Every MiniLM view starts here, and the first one in a server loads MiniLM: seconds, mostly importing
+    transformers, while the page would otherwise sit unchanged. The spinner says what is loading; Streamlit
+    shows it only past half a second, so a loaded model shows none."""
     try:
-        return compute()
+        with st.spinner(tr("pretrained.loading")):
+            return compute()
     except PretrainedError as err:
         show_pretrained_error(err)
         return None
