@@ -137,13 +137,14 @@ _external: set[str] = set()
 
 @pytest.fixture
 def new_session(app_server, chromium):
-    """Factory: `new_session()` opens a fresh browser context (its own Streamlit session); closed after."""
+    """Factory: `new_session()` opens a fresh browser context (its own Streamlit session) on the shared
+    server, `new_session(server)` on another one; closed after."""
     opened: list[tuple[object, Session]] = []
 
-    def make() -> Session:
+    def make(server: StreamlitServer | None = None) -> Session:
         context = chromium.new_context(viewport=VIEWPORT, locale="en-US")
         context.set_default_timeout(60_000)
-        session = Session(context, app_server.base_url)
+        session = Session(context, (server or app_server).base_url)
         opened.append((context, session))
         return session
 

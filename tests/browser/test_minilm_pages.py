@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from pages.i18n import t
-from tests.browser.conftest import APP_PAGES, VIEWPORT
-from tests.browser.harness import ARTIFACTS, DRAWN_CHARTS, MODEL_DIR_ENV, Session, StreamlitServer, report
+from tests.browser.conftest import APP_PAGES
+from tests.browser.harness import ARTIFACTS, DRAWN_CHARTS, MODEL_DIR_ENV, StreamlitServer, report
 
 ENGLISH = "The animal didn't cross the street because it was too tired."
 TWENTY = "The quick brown fox jumps over the lazy dog while the small cat sleeps near the warm fire."
@@ -75,28 +75,23 @@ def test_pretrained_chinese_sentence_and_the_picker_kept_across_pages(session, s
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_first_minilm_pick_says_it_is_loading(chromium, model_dir, lang, screenshots):
+def test_first_minilm_pick_says_it_is_loading(new_session, model_dir, lang, screenshots):
     """A server that has not loaded MiniLM yet (a server of its own): picking MiniLM shows, within a few
     seconds, a spinner naming what is loading (the load takes seconds, mostly importing transformers), and
     then the charts with no spinner left. The shared server may have loaded MiniLM already."""
     loading = t("pretrained.loading", lang)
-    with StreamlitServer(
-        env={MODEL_DIR_ENV: model_dir}, log_path=ARTIFACTS / f"minilm-first-load-{lang}.log"
-    ) as server:
+    log = ARTIFACTS / f"minilm-first-load-{lang}.log"
+    with StreamlitServer(env={MODEL_DIR_ENV: model_dir}, log_path=log) as server:
         server.wait_healthy(timeout=180)
-        context = chromium.new_context(viewport=VIEWPORT)
-        try:
-            session = Session(context, server.base_url)
-            session.open("attention", lang=lang, text=ENGLISH, dir="en2zh")
-            runs = session.runs()
-            session.page.get_by_text(t("pretrained.model_minilm", lang), exact=True).click()
-            spinner = session.page.get_by_text(loading)
-            spinner.wait_for(state="visible", timeout=15_000)
-            screenshots.mkdir(parents=True, exist_ok=True)
-            session.page.screenshot(path=str(screenshots / f"minilm-first-load-{lang}.png"))
-            session.wait_idle(since_runs=runs, timeout=120_000)
-            assert spinner.count() == 0
-            assert session.count(DRAWN_CHARTS) >= 1
-            check(session)
-        finally:
-            context.close()
+        session = new_session(server)
+        session.open("attention", lang=lang, text=ENGLISH, dir="en2zh")
+        runs = session.runs()
+        session.page.get_by_text(t("pretrained.model_minilm", lang), exact=True).click()
+        spinner = session.page.get_by_text(loading)
+        spinner.wait_for(state="visible", timeout=15_000)
+        screenshots.mkdir(parents=True, exist_ok=True)
+        session.page.screenshot(path=str(screenshots / f"minilm-first-load-{lang}.png"))
+        session.wait_idle(since_runs=runs, timeout=120_000)
+        assert spinner.count() == 0
+        assert session.count(DRAWN_CHARTS) >= 1
+        check(session)
