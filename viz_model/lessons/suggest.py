@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from viz_model.corpus import read_split
-from viz_model.model.tokenizer import contains_chinese, english_words
+from viz_model.model.tokenizer import DIRECTIONS, contains_chinese, english_words
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 COMMON_SHARE = 0.05  # terms in more than this share of sentences carry no evidence of closeness
@@ -51,7 +51,7 @@ class SentenceIndex:
     @classmethod
     def from_corpus(cls, language: str) -> SentenceIndex:
         """The training split's sentences that the model reads in `language` ("en" or "zh")."""
-        reads = ("both", f"{language}2" + ("zh" if language == "en" else "en"))
+        reads = ("both", *(d for d, (source, _) in DIRECTIONS.items() if source == language))
         return cls([row[language] for row in read_split("train") if row["direction"] in reads], language)
 
     def closest(self, text: str, k: int = 3) -> list[Suggestion]:
