@@ -1,14 +1,14 @@
 """Attention Lab: `streamlit run app.py`.
 
 The entry script runs on every page view: it draws the shared sidebar (language, sentence, direction,
-translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/frame.py.
+translation), mirrors them in the URL, then runs the chosen page. The page list lives in pages/parts/frame.py.
 """
 
 import streamlit as st
 
-from pages.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES
-from pages.sidebar import show_checkpoint_error, sidebar
-from pages.state import init_state, page_default_sentence, tr
+from pages.parts.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES
+from pages.parts.sidebar import show_checkpoint_error, sidebar
+from pages.parts.state import init_state, page_default_sentence, tr
 from viz_model.model.checkpoint import CheckpointError
 
 # A shipped icon: a Material icon name would make the browser fetch it from Google's font server.
@@ -32,8 +32,8 @@ try:
 except CheckpointError as err:
     show_checkpoint_error(err)
     st.stop()
-st.session_state[FRAME_MARK] = True  # see pages.frame.frame()
-# A page's first run after another page's: shared settings carry over then (pages.widgets.shared).
+st.session_state[FRAME_MARK] = True  # see pages.parts.frame.frame()
+# A page's first run after another page's: shared settings carry over then (pages.parts.widgets.shared).
 st.session_state[PAGE_SWITCHED] = st.session_state.get("_page") != navigation.url_path
 st.session_state["_page"] = navigation.url_path
 navigation.run()

@@ -3,20 +3,20 @@ one query token's top attended keys."""
 
 import streamlit as st
 
-from pages.attention_parts import LayerView, compare_view, grid_view, heads_view, layer_notes, pronoun_view, query_view
-from pages.controls import attention_controls, catalogue_labels, choice
-from pages.frame import frame
-from pages.pretrained_attention import attention_page
-from pages.pretrained_parts import pretrained_picked
-from pages.state import tr
-from pages.widgets import explanation, page_title, require_translation
+from pages.parts.attention import LayerView, compare_view, grid_view, heads_view, layer_notes, pronoun_view, query_view
+from pages.parts.controls import attention_controls, catalogue_labels, choice
+from pages.parts.frame import frame
+from pages.parts.minilm_attention import attention_page
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.state import tr
+from pages.parts.widgets import explanation, page_title, require_translation
 
 VIEWS = {"heads": heads_view, "compare": compare_view, "grid": grid_view, "query": query_view, "pronoun": pronoun_view}
 
 frame()
 page_title("attention")
 explanation("attention")
-if pretrained_picked():  # MiniLM's encoder heads (pages/pretrained_attention.py)
+if pretrained_picked():  # MiniLM's encoder heads (pages/parts/minilm_attention.py)
     attention_page()
     st.stop()
 result = require_translation()

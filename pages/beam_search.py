@@ -4,7 +4,7 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 
 import streamlit as st
 
-from pages.beam_parts import (
+from pages.parts.beam_search import (
     bleu_part,
     compare_greedy,
     hypotheses_table,
@@ -13,12 +13,12 @@ from pages.beam_parts import (
     tree_figure,
     what_if,
 )
-from pages.cache import translator
-from pages.controls import linked
-from pages.frame import frame
-from pages.pretrained_parts import translator_only
-from pages.state import tr
-from pages.widgets import chart, explanation, page_title, require_sentence, sections
+from pages.parts.cache import translator
+from pages.parts.controls import linked
+from pages.parts.frame import frame
+from pages.parts.model_picker import translator_only
+from pages.parts.state import tr
+from pages.parts.widgets import chart, explanation, page_title, require_sentence, sections
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,

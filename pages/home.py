@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from pages.cache import architecture_figure, translate, translator
-from pages.frame import PAGES, frame
-from pages.sidebar import show_translation
-from pages.state import link_params, presenting, sentence, tr
-from pages.widgets import chart, explanation, folded, page_title
+from pages.parts.cache import architecture_figure, translate, translator
+from pages.parts.frame import PAGES, frame
+from pages.parts.sidebar import show_translation
+from pages.parts.state import link_params, presenting, sentence, tr
+from pages.parts.widgets import chart, explanation, folded, page_title
 from viz_model import figures
 from viz_model.lessons.model_card import model_card_rows
 

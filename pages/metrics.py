@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages.cache import score, translator
-from pages.controls import catalogue_labels, choice, linked
-from pages.frame import frame
-from pages.metric_parts import fraction, show_bleu, tokens_text
-from pages.pretrained_parts import translator_only
-from pages.state import follow_sentence, sentence, tr
-from pages.widgets import chart, explanation, md, page_title, require_translation, sections
+from pages.parts.cache import score, translator
+from pages.parts.controls import catalogue_labels, choice, linked
+from pages.parts.frame import frame
+from pages.parts.metrics import show_bleu
+from pages.parts.model_picker import translator_only
+from pages.parts.state import follow_sentence, sentence, tr
+from pages.parts.text import fraction, md, tokens_text
+from pages.parts.widgets import chart, explanation, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.metrics import (
     COURSE_BLEU_CANDIDATE,

@@ -4,10 +4,12 @@ of the current sentence marked on all of them."""
 
 import streamlit as st
 
-from pages.cache import translate, translator
-from pages.controls import linked
-from pages.frame import frame
-from pages.positional_parts import (
+from pages.parts.cache import translate, translator
+from pages.parts.controls import linked
+from pages.parts.frame import frame
+from pages.parts.minilm import positional_page
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.positional import (
     COURSE_D_MODEL,
     COURSE_WORDS,
     PositionalView,
@@ -16,9 +18,8 @@ from pages.positional_parts import (
     similarity_part,
     table_part,
 )
-from pages.pretrained_parts import positional_page, pretrained_picked
-from pages.state import sentence, tr
-from pages.widgets import explanation, page_title, sections
+from pages.parts.state import sentence, tr
+from pages.parts.widgets import explanation, page_title, sections
 from viz_model.lessons.positional_views import default_dims
 
 MAX_D_MODEL, MAX_LENGTH = 512, 200

@@ -7,14 +7,15 @@ from collections.abc import Callable
 import numpy as np
 import streamlit as st
 
-from pages.cache import translator
-from pages.controls import catalogue_labels, choice, head_picker, layer_picker
-from pages.frame import frame
-from pages.pretrained_parts import pretrained_picked, similarity_page
-from pages.similarity_course import course_part
-from pages.similarity_scoring import scoring_part
-from pages.state import tr
-from pages.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
+from pages.parts.cache import translator
+from pages.parts.controls import catalogue_labels, choice, head_picker, layer_picker
+from pages.parts.frame import frame
+from pages.parts.minilm import similarity_page
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.similarity_course import course_part
+from pages.parts.similarity_scoring import scoring_part
+from pages.parts.state import tr
+from pages.parts.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.similarity import SimilarityMatrices, similarity_matrices

@@ -3,12 +3,12 @@ Thinking Machines example and a toy layer whose vectors the user can type."""
 
 import streamlit as st
 
-from pages.controls import catalogue_labels, choice
-from pages.frame import frame
-from pages.state import tr
-from pages.step_model import model_mode
-from pages.step_parts import course_mode, toy_mode
-from pages.widgets import explanation, page_title
+from pages.parts.controls import catalogue_labels, choice
+from pages.parts.frame import frame
+from pages.parts.state import tr
+from pages.parts.step_by_step import course_mode, toy_mode
+from pages.parts.step_model import model_mode
+from pages.parts.widgets import explanation, page_title
 
 frame()
 page_title("step")

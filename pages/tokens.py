@@ -3,15 +3,16 @@
 import numpy as np
 import streamlit as st
 
-from pages.cache import translator, vocabulary_map
-from pages.controls import linked
-from pages.frame import frame
-from pages.pretrained_parts import pretrained_picked, tokens_page
-from pages.state import labeller, tr
-from pages.widgets import (
+from pages.parts.cache import translator, vocabulary_map
+from pages.parts.controls import linked
+from pages.parts.frame import frame
+from pages.parts.minilm import tokens_page
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.state import labeller, tr
+from pages.parts.text import md
+from pages.parts.widgets import (
     chart,
     explanation,
-    md,
     page_title,
     require_translation,
     sections,

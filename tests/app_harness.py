@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from viz_model.figures.export import decoded
 from viz_model.model import checkpoint
 
@@ -103,7 +103,7 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.exception]
 
 
-# Widgets bound to the URL have short keys, the URL's parameter names (pages.widgets.URL, SHARED).
+# Widgets bound to the URL have short keys, the URL's parameter names (pages.parts.widgets.URL, SHARED).
 SHORT = {
     "kind": "kind",
     "layer": "layer",
@@ -134,7 +134,7 @@ def set_widgets(at: AppTest, page_prefix: str, /, **state) -> AppTest:
 
 def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> AppTest:
     """Choose, in the sections with widget key `key`, the one labelled by catalogue key `label_key` (only the
-    chosen section's content runs, see pages.widgets.sections), rerun, and require no error. The state holds
+    chosen section's content runs, see pages.parts.widgets.sections), rerun, and require no error. The state holds
     the catalogue key in every language; `lang` is the page's interface language, already set."""
     at.session_state[key] = label_key
     at.run()

@@ -258,7 +258,7 @@ def warm_pages(
     checkout): the machine's speed drifts over minutes, and a ratio of two runs taken seconds apart is
     steadier than a ratio of two medians taken minutes apart. The app and the compared checkout get the same
     sentences; who goes first rotates each run. `servers`: each session's server process id."""
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
 
     pages = [
         ("" if i == 0 else p.url_path, p.section)
@@ -298,7 +298,7 @@ def warm_pages(
 
 def grid_rows(session: Session, frames: FrameBytes, rows: dict, args, translator) -> None:
     """The Attention page's all-layers × heads grid for a sentence of the maximum length."""
-    from pages.i18n import t
+    from pages.parts.i18n import t
 
     session.navigate("attention")
     grid = session.page.locator('[data-testid="stMain"] button').filter(has_text=t("attention.view_grid", "en"))
@@ -347,7 +347,7 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
     from viz_model.model import checkpoint
     from viz_model.model.translator import Translator
 

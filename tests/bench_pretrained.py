@@ -40,7 +40,7 @@ def run(repeat: int = 20) -> dict:
     figures["layers x heads"] = f"{view.n_layers} x {view.n_heads}"
     default_threads = torch.get_num_threads()
     figures[f"view_ms ({default_threads} torch threads)"] = _median_ms(lambda: model.view(TWENTY), repeat)
-    torch.set_num_threads(1)  # as the app runs it (pages/cache.py)
+    torch.set_num_threads(1)  # as the app runs it (pages/parts/cache.py)
     figures["view_ms (1 thread, as in the app)"] = _median_ms(lambda: model.view(TWENTY), repeat)
     torch.set_num_threads(default_threads)
     return figures

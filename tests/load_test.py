@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     import torch
     from playwright.sync_api import sync_playwright
 
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
     from viz_model.model import checkpoint
     from viz_model.model.translator import Translator
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.app_harness import decode, figure, heatmap_panels, open_app, set_widgets, translator, x_title
 from viz_model.figures import escape_label, token_labels
 from viz_model.lessons.attention_notes import decoder_row_labels

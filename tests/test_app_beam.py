@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,

@@ -55,12 +55,12 @@ def test_nonsense_url_parameters_fall_back_to_defaults(params):
 
 def test_example_button_sets_the_sentence_everywhere():
     at = open_app()
-    # The examples are folded away at first, and folded content is not drawn (pages.widgets.folded).
+    # The examples are folded away at first, and folded content is not drawn (pages.parts.widgets.folded).
     assert not [b for b in at.button if b.key and b.key.startswith("example_")]
     at.session_state["examples"] = True  # unfold, as a click on the expander does
     at.run()
     at.button(key="example_3").click().run()
-    from pages.sidebar import EXAMPLES
+    from pages.parts.sidebar import EXAMPLES
 
     assert at.session_state["text"] == EXAMPLES[3][1]
     assert at.query_params["text"] == EXAMPLES[3][1]

@@ -6,8 +6,8 @@ moving between pages."""
 
 import pytest
 
-from pages.i18n import t
-from pages.widgets import md
+from pages.parts.i18n import t
+from pages.parts.text import md
 from tests.app_harness import errors, open_app, translator
 
 TEXT = "I saw a saw."
@@ -116,7 +116,7 @@ def test_nonsense_values_fall_back_to_the_defaults_with_a_notice(page, param, va
         return
     assert len(shown) == 1 and param in shown[0] and md(value) in shown[0], shown
     if default == "opening":  # the layer pages open on (see test_app_step)
-        from pages.state import DEFAULT_TEXT
+        from pages.parts.state import DEFAULT_TEXT
         from viz_model.lessons.attention_notes import first_layer_without_sink
 
         default = first_layer_without_sink(translator().translate(DEFAULT_TEXT, "en2zh").trace)

@@ -4,7 +4,7 @@ viz_model.lessons.metrics on the user's pair; the course example gives p1 = 4/5,
 import numpy as np
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,

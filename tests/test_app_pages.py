@@ -69,7 +69,7 @@ def test_page_renders(page, name, lang):
 
 
 def test_home_shows_the_model_card_and_links_to_every_page():
-    from pages.frame import PAGES as ALL_PAGES
+    from pages.parts.frame import PAGES as ALL_PAGES
 
     at = open_app("pages/home.py", text="I saw a saw.")
     card = translator().card

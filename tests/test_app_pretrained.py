@@ -8,9 +8,9 @@ import os
 import numpy as np
 import pytest
 
-from pages.cache import PRETRAINED_DIR_ENV
-from pages.frame import PAGES
-from pages.i18n import t
+from pages.parts.cache import PRETRAINED_DIR_ENV
+from pages.parts.frame import PAGES
+from pages.parts.i18n import t
 from tests.app_harness import all_text, decode, errors, figure, figures, heatmap_panels, open_app, translator
 from tests.hostile_inputs import hostile
 from tests.test_pretrained_views import reference, tiny_bert_directory

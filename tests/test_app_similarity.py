@@ -6,7 +6,7 @@ everything or explains what is wrong."""
 import numpy as np
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.app_harness import (
     SENTENCES,
     assert_user_text_escaped,

@@ -166,7 +166,7 @@ def test_the_page_opens_on_a_layer_whose_heads_look_at_words():
     """A head parked on the direction tag makes every step show 1.00 on the tag and 0.00 on the words: the
     layer picker opens on the model's first encoder layer in which no one token draws most heads (on the
     app's opening sentence), and so does Attention heads, which shares it."""
-    from pages.state import DEFAULT_TEXT
+    from pages.parts.state import DEFAULT_TEXT
     from viz_model.lessons.attention_notes import attention_sink, first_layer_without_sink
 
     trace = translator().translate(DEFAULT_TEXT, "en2zh").trace

@@ -17,9 +17,9 @@ from urllib.parse import parse_qsl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.frame import PAGES
-from pages.i18n import t
-from pages.state import MAX_TEXT_CHARS
+from pages.parts.frame import PAGES
+from pages.parts.i18n import t
+from pages.parts.state import MAX_TEXT_CHARS
 from tests.app_harness import APP, ENV, model_dir
 from tests.hostile_inputs import HOSTILE_INPUTS, URL_CASES, Hostile
 
@@ -102,7 +102,7 @@ def test_nonsense_url_parameters_on_page(page):
         state = at.session_state
         if state["dir"] not in ("en2zh", "zh2en") or state["lang"] not in ("en", "zh"):
             found.append(f"invalid state dir={state['dir']!r} lang={state['lang']!r}")
-        # Without a sentence in the link, Beam search opens on its own (pages.state.page_default_sentence).
+        # Without a sentence in the link, Beam search opens on its own (pages.parts.state.page_default_sentence).
         own_sentence = page.endswith("beam_search.py") and "text" not in query
         if case.expect_dir and state["dir"] != case.expect_dir and not own_sentence:
             found.append(f"dir {state['dir']!r}, expected {case.expect_dir!r}")

@@ -28,7 +28,7 @@ def test_placeholders_match_between_languages():
 
 
 def test_every_page_section_has_a_title_and_summary():
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
 
     for lang in i18n.LANGUAGES:
         for page in PAGES:

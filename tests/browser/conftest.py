@@ -49,13 +49,13 @@ class AppPage:
     url_path: str  # "" for the default page (Streamlit serves it at /)
 
     def title(self, lang: str) -> str:
-        from pages.i18n import t
+        from pages.parts.i18n import t
 
         return t(f"{self.section}.title", lang)
 
 
 def _app_pages() -> list[AppPage]:
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
 
     return [AppPage(p.file, p.section, "" if i == 0 else p.url_path) for i, p in enumerate(PAGES)]
 
@@ -64,7 +64,7 @@ APP_PAGES = _app_pages()
 
 
 def placeholder_texts() -> tuple[str, ...]:
-    from pages.i18n import t
+    from pages.parts.i18n import t
 
     return tuple(t("common.coming_soon", lang) for lang in ("en", "zh"))
 

@@ -198,7 +198,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", nargs="*", default=None, help="url paths (default: every page)")
     args = parser.parse_args(argv)
-    from pages.frame import PAGES
+    from pages.parts.frame import PAGES
 
     paths = args.pages or ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
     failures = 0

@@ -15,8 +15,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from pages.i18n import t
-from pages.state import MAX_TEXT_CHARS
+from pages.parts.i18n import t
+from pages.parts.state import MAX_TEXT_CHARS
 from tests.browser.conftest import APP_PAGES, VIEWPORT
 from tests.browser.harness import Session, health
 from tests.hostile_inputs import BROWSER_SUBSET, HOSTILE_INPUTS, URL_CASES, hostile

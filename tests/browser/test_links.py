@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 
 
 def params(session) -> dict[str, list[str]]:

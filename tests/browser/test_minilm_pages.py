@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.browser.conftest import APP_PAGES
 from tests.browser.harness import ARTIFACTS, DRAWN_CHARTS, MODEL_DIR_ENV, StreamlitServer, report
 

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from pages.i18n import t
+from pages.parts.i18n import t
 from tests.browser.conftest import APP_PAGES, is_placeholder
 from tests.browser.harness import DRAWN_CHARTS, TABLES
 
@@ -116,7 +116,7 @@ def test_beam_search_step_controls_move_the_tree(session, screenshots):
     ],
 )
 def test_a_section_draws_its_content_when_chosen(session, section, label_key, charts, tables, screenshots):
-    """Only the chosen section's content runs (pages.widgets.sections): choosing one draws its charts."""
+    """Only the chosen section's content runs (pages.parts.widgets.sections): choosing one draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
     session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
     if is_placeholder(session):

@@ -1,8 +1,6 @@
 """The Positional encoding page's views of one sinusoidal table: the curves, the positions × dimensions table,
 the dot product between positions, and the course's d_model = 5 example, with the model's own encoding of the
-current sentence marked where the table has the model's width.
-
-Not a page (pages/frame.PAGES does not list it)."""
+current sentence marked where the table has the model's width."""
 
 from __future__ import annotations
 
@@ -11,9 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from pages.i18n import t
-from pages.state import lang, tr
-from pages.widgets import chart, vectors_chart
+from pages.parts.i18n import t
+from pages.parts.state import lang, tr
+from pages.parts.widgets import chart, vectors_chart
 from viz_model import figures
 from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
 from viz_model.model.positional import sinusoidal_encoding

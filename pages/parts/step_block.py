@@ -1,16 +1,14 @@
 """The Step by step page's "Add & Norm and FFN" section: one Transformer block from the trace
 (`viz_model.lessons.block_view`): x, the attention output, x + attention, each token's mean and σ, the
-standardised values, LayerNorm by hand against the model's, the FFN's hidden units after ReLU, the output.
-
-Not a page (pages/frame.PAGES does not list it)."""
+standardised values, LayerNorm by hand against the model's, the FFN's hidden units after ReLU, the output."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from pages.cache import translator
-from pages.state import tr
-from pages.widgets import vectors_chart
+from pages.parts.cache import translator
+from pages.parts.state import tr
+from pages.parts.widgets import vectors_chart
 from viz_model import figures
 from viz_model.lessons.block_view import trace_block_view
 

@@ -15,7 +15,7 @@ from pathlib import Path
 LANGUAGES = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
-CATALOGUE_DIR = Path(__file__).resolve().parents[1] / "assets" / "i18n"
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "assets" / "i18n"
 
 
 def normalise_language(lang: str | None) -> str:

@@ -1,7 +1,5 @@
 """The Step by step page's hand-sized modes: the course's Thinking Machines example with editable vectors, and a
-toy layer whose inputs the user can type; both are `viz_model.lessons.attention_step.AttentionStep` records.
-
-Not a page (pages/frame.PAGES does not list it)."""
+toy layer whose inputs the user can type; both are `viz_model.lessons.attention_step.AttentionStep` records."""
 
 from __future__ import annotations
 
@@ -9,9 +7,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.cache import translator
-from pages.state import sentence, tr
-from pages.widgets import chart
+from pages.parts.cache import translator
+from pages.parts.state import sentence, tr
+from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.attention_step import (
     COURSE_D_K,

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from pages.cache import opening_layer, translator
-from pages.frame import PAGE_SWITCHED
-from pages.i18n import LANGUAGES, t
-from pages.state import DEFAULT_TEXT, lang, notice_dropped, tr
+from pages.parts.cache import opening_layer, translator
+from pages.parts.frame import PAGE_SWITCHED
+from pages.parts.i18n import LANGUAGES, t
+from pages.parts.state import DEFAULT_TEXT, lang, notice_dropped, tr
 from viz_model.model.trace import ATTENTION_KINDS
 
 URL = {"bind": "query-params"}  # a page's own setting: in the URL

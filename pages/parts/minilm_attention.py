@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.cache import pretrained_view, translator_view
-from pages.controls import catalogue_labels, choice, dependent_index, linked
-from pages.pretrained_parts import model_view
-from pages.state import sentence, tr
-from pages.widgets import chart, md
+from pages.parts.cache import pretrained_view, translator_view
+from pages.parts.controls import catalogue_labels, choice, dependent_index, linked
+from pages.parts.minilm import model_view
+from pages.parts.state import sentence, tr
+from pages.parts.text import md
+from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     COREFERENCE_SENTENCE,

@@ -34,7 +34,7 @@ PAGES = (
 )
 
 
-APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
+APP_FILE = Path(__file__).resolve().parents[2] / "app.py"
 
 
 ICON = APP_FILE.parent / "assets" / "icon.png"

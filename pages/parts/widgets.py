@@ -4,28 +4,18 @@ attention selectors, and Markdown escaping for text a user typed."""
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
 
-from pages.cache import translate, translator
-from pages.controls import choice
-from pages.i18n import t
-from pages.state import presenting, sentence, tr
+from pages.parts.cache import translate, translator
+from pages.parts.controls import choice
+from pages.parts.i18n import t
+from pages.parts.state import presenting, sentence, tr
 from viz_model import figures
 from viz_model.figures.export import export_name, figure_csv, figure_svg, has_csv
 from viz_model.model.translator import Translation
-
-_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in string.punctuation})
-
-
-def md(text) -> str:
-    """User text made inert for st.markdown: every ASCII punctuation mark backslash-escaped (CommonMark
-    renders an escaped mark as itself), so `**x**`, `$x$`, `:red[x]` and `<b>` stay literal text."""
-    return " ".join(str(text).split()).translate(_MARKDOWN_SPECIAL)
-
 
 ROW_PX = 35  # st.dataframe's row height (and its header's)
 

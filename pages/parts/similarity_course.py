@@ -1,16 +1,15 @@
 """The Similarity page's course section: the 2-feature dot products, the hand-made word vectors as an
 editable table with how "apple" moves toward "orange" or toward "phone", and why attention uses softmax.
-The numbers come from `viz_model.lessons.hand_example`.
-
-Not a page (pages/frame.PAGES does not list it)."""
+The numbers come from `viz_model.lessons.hand_example`."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from pages.state import tr
-from pages.widgets import chart, md
+from pages.parts.state import tr
+from pages.parts.text import md
+from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.hand_example import (
     HAND_SCENARIOS,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.cache import closest_known, translate, translator
-from pages.controls import linked
-from pages.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from pages.pretrained_parts import model_picker, pretrained_picked
-from pages.state import (
+from pages.parts.cache import closest_known, translate, translator
+from pages.parts.controls import linked
+from pages.parts.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from pages.parts.model_picker import model_picker, pretrained_picked
+from pages.parts.state import (
     MAX_TEXT_CHARS,
     init_state,
     labeller,
@@ -19,7 +19,8 @@ from pages.state import (
     tr,
     use_sentence,
 )
-from pages.widgets import folded, md
+from pages.parts.text import md
+from pages.parts.widgets import folded
 from viz_model.model import checkpoint
 from viz_model.model.tokenizer import DIRECTIONS
 from viz_model.model.translator import LOW_CONFIDENCE, Translation, suggested_direction

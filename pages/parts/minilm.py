@@ -1,46 +1,28 @@
 """The pretrained encoder (MiniLM), picked in the sidebar: the one guard a page calls (`pretrained_picked`),
 the model's view of the sidebar's sentence or one line why there is none (`model_view`), and the views of
 the Tokens, Positional encoding, Similarity and Step by step pages on it. The numbers come from
-viz_model.lessons.pretrained_views; the Attention heads page's views are in pages/pretrained_attention.py."""
+viz_model.lessons.pretrained_views; the Attention heads page's views are in pages/parts/minilm_attention.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
-from pages.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
-from pages.controls import catalogue_labels, choice, dependent_index, token_index
-from pages.state import sentence, tr, use_sentence
-from pages.widgets import chart, md, sections, vectors_chart, whole_table_height
+from pages.parts.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
+from pages.parts.controls import dependent_index, token_index
+from pages.parts.state import sentence, tr, use_sentence
+from pages.parts.text import md
+from pages.parts.widgets import chart, sections, vectors_chart, whole_table_height
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
     APPLE_WORD,
     ENGLISH_EXAMPLE,
-    MODELS,
     head_step,
     reads_english,
 )
 from viz_model.lessons.similarity import similarity_matrices
 from viz_model.model.pretrained import EncoderView, PretrainedError
-
-MODEL_KEY = "model"  # the sidebar's picker and the URL parameter (?model=minilm)
-
-
-def model_picker() -> None:
-    """The sidebar's choice of model, in the URL as ?model=minilm (the default, our translator, is left out)."""
-    choice(
-        st.radio,
-        tr("pretrained.picker"),
-        MODELS,
-        MODEL_KEY,
-        catalogue_labels("pretrained.model_{}"),
-        help=tr("pretrained.picker_help"),
-    )
-
-
-def pretrained_picked() -> bool:
-    return st.session_state.get(MODEL_KEY) == "minilm"
 
 
 def show_pretrained_error(err: PretrainedError) -> None:
@@ -85,12 +67,6 @@ def model_view() -> EncoderView | None:
         )
         return None
     return pretrained_view(text)
-
-
-def translator_only(section: str) -> None:
-    """One line on a page that stays on our translator (Beam search, Metrics) while MiniLM is picked."""
-    if pretrained_picked():
-        st.info(tr("pretrained.translator_only", page=tr(f"{section}.title")), icon=":material/info:")
 
 
 def tokens_page() -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.i18n import normalise_language, t
+from pages.parts.cache import translator
+from pages.parts.i18n import normalise_language, t
+from pages.parts.text import md
+from viz_model.lessons.search_views import beam_default
 from viz_model.model.translator import normalise_direction, suggested_direction
 
 MAX_TEXT_CHARS = 1000  # the text box and the URL; the model reads ≤ max_len tokens
@@ -17,7 +20,7 @@ def lang() -> str:
 
 
 def tr(key: str, **values) -> str:
-    """The interface text for `key` in the current language (see pages.i18n)."""
+    """The interface text for `key` in the current language (see pages.parts.i18n)."""
     return t(key, lang(), **values)
 
 
@@ -66,9 +69,6 @@ def page_default_sentence(url_path: str) -> None:
     state["_beam_default_done"] = True
     if not state.get("_text_is_default") or state.get("text") != DEFAULT_TEXT:
         return
-    from pages.cache import translator
-    from viz_model.lessons.search_views import beam_default
-
     pick = beam_default(translator())
     if pick.direction == state.get("dir"):  # a direction the reader chose (or a link named) stays
         state["text"] = pick.text
@@ -80,8 +80,6 @@ NOTICE_CHARS = 40  # a dropped URL value is quoted up to this many characters
 def notice_dropped(key: str, value: str) -> None:
     """A short notice that the link's value for the setting `key` names nothing here, so the default is
     shown (a hand-edited or outdated link); the value is quoted as text, never as Markdown."""
-    from pages.widgets import md  # widgets imports this module
-
     shown = str(value)[:NOTICE_CHARS] + ("…" if len(str(value)) > NOTICE_CHARS else "")
     st.toast(tr("common.url_dropped", name=md(key), value=md(shown)), icon=":material/link_off:")
 

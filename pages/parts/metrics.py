@@ -1,21 +1,14 @@
 """Pieces the Beam search and Metrics pages share: the BLEU working (p1…p4, brevity penalty, score) as
-tables and formulas, and how tokens and probabilities are written.
-
-Not a page (pages/frame.PAGES does not list it)."""
+tables and formulas, and how tokens and probabilities are written."""
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
-from pages.state import tr
-from pages.widgets import folded
+from pages.parts.state import tr
+from pages.parts.text import fraction
+from pages.parts.widgets import folded
 from viz_model.lessons.metrics import BleuResult, bleu, ngram_rows
-
-
-def fraction(numerator: int, denominator: int) -> str:
-    return f"{numerator}/{denominator}" if denominator else "0/0"
 
 
 def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResult:
@@ -77,14 +70,3 @@ def ngram_tables(candidate: list[str], reference: list[str], key: str) -> None:
             hide_index=True,
             key=f"{key}.ngrams{n}",
         )
-
-
-def tokens_text(tokens) -> str:
-    """Tokens as one line of plain text, separated so a reader sees where each token ends."""
-    return " · ".join(tokens) if tokens else "∅"
-
-
-def log_line(log_prob: float) -> str:
-    """ln P and P, P written in scientific notation when tiny."""
-    p = math.exp(log_prob)
-    return f"ln P = {log_prob:.3f} · P = {p:.3g}"

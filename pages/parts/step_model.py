@@ -1,20 +1,19 @@
 """The Step by step page's main mode: one head's attention for one query token with the model's real numbers,
-each step of the arithmetic drawn from the trace and recomputed by hand against it.
-
-Not a page (pages/frame.PAGES does not list it)."""
+each step of the arithmetic drawn from the trace and recomputed by hand against it."""
 
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
-from pages.cache import translator
-from pages.controls import attention_controls, head_picker, token_index
-from pages.pretrained_parts import pretrained_picked, step_page
-from pages.state import tr
-from pages.step_block import block_part
-from pages.step_parts import matrix_chart
-from pages.widgets import axis_titles, chart, folded, require_translation, sections, whole_table_height
+from pages.parts.cache import translator
+from pages.parts.controls import attention_controls, head_picker, token_index
+from pages.parts.minilm import step_page
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.state import tr
+from pages.parts.step_block import block_part
+from pages.parts.step_by_step import matrix_chart
+from pages.parts.widgets import axis_titles, chart, folded, require_translation, sections, whole_table_height
 from viz_model import figures
 from viz_model.lessons.attention_step import attention_step, ranked_keys, step_difference
 

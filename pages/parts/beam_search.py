@@ -1,8 +1,6 @@
 """The parts of the Beam search page about the user's sentence: the search tree replayed step by step with
 its candidate table, the hypotheses, greedy against beam, "what if" another token had been chosen, and BLEU
-against a reference. Each draws what `viz_model.lessons.search_views` computes.
-
-Not a page (pages/frame.PAGES does not list it)."""
+against a reference. Each draws what `viz_model.lessons.search_views` computes."""
 
 from __future__ import annotations
 
@@ -11,12 +9,13 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from pages.cache import is_app_search, score, search, token_column_width, translate, translator
-from pages.controls import URL, dependent_index
-from pages.metric_parts import log_line, show_bleu, tokens_text
-from pages.pretrained_parts import pretrained_picked
-from pages.state import follow_sentence, presenting, tr
-from pages.widgets import chart, folded, md
+from pages.parts.cache import is_app_search, score, search, token_column_width, translate, translator
+from pages.parts.controls import URL, dependent_index
+from pages.parts.metrics import show_bleu
+from pages.parts.model_picker import pretrained_picked
+from pages.parts.state import follow_sentence, presenting, tr
+from pages.parts.text import log_line, md, tokens_text
+from pages.parts.widgets import chart, folded
 from viz_model import figures
 from viz_model.lessons.metrics import metric_tokens
 from viz_model.lessons.references import find_reference

@@ -1,7 +1,5 @@
 """The Attention heads page's views of one attention kind and layer: one head beside the mean, heads compared,
-the all-layers grid, one query token, and the pronoun's row in every head.
-
-Not a page (pages/frame.PAGES does not list it)."""
+the all-layers grid, one query token, and the pronoun's row in every head."""
 
 from __future__ import annotations
 
@@ -10,10 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from pages.controls import choice, head_picker, linked, token_index
-from pages.i18n import t
-from pages.state import tr, use_sentence
-from pages.widgets import axis_titles, chart, md
+from pages.parts.controls import choice, head_picker, linked, token_index
+from pages.parts.i18n import t
+from pages.parts.state import tr, use_sentence
+from pages.parts.text import md
+from pages.parts.widgets import axis_titles, chart
 from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended

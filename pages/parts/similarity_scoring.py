@@ -1,16 +1,15 @@
 """The Similarity page's "Scoring functions" section: dot, scaled dot, bilinear and additive side by side for
-one query token over the sentence, on encoder layer 1's input vectors (`viz_model.lessons.scoring`).
-
-Not a page (pages/frame.PAGES does not list it)."""
+one query token over the sentence, on encoder layer 1's input vectors (`viz_model.lessons.scoring`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from pages.cache import translator
-from pages.controls import head_picker, token_index
-from pages.state import tr
-from pages.widgets import chart, md, require_translation
+from pages.parts.cache import translator
+from pages.parts.controls import head_picker, token_index
+from pages.parts.state import tr
+from pages.parts.text import md
+from pages.parts.widgets import chart, require_translation
 from viz_model import figures
 from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
 
