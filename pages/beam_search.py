@@ -23,13 +23,9 @@ from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,
     beam_cost,
-    beam_search,
-    course_next_probs,
     exhaustive_count,
-    exhaustive_search,
-    greedy_search,
     latex_count,
-    path_factors,
+    toy_results,
 )
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
@@ -92,37 +88,21 @@ def course_part() -> None:
         key="beam.toy_table",
     )
     st.caption(tr("beam.toy_table_caption"))
-    greedy = greedy_search(course_next_probs, 4)
     toy_width = st.slider(tr("beam.toy_width"), 1, 4, 2, key="beam.toy_width")
-    beam = beam_search(course_next_probs, toy_width, 4)
-    exhaustive = exhaustive_search(course_next_probs, 4)
-    rows = []
-    for name, result in (
-        (tr("beam.greedy"), greedy),
-        (tr("beam.beam", k=toy_width), beam),
-        (tr("beam.exhaustive"), exhaustive),
-    ):
-        factors = path_factors(course_next_probs, result.tokens)
-        rows.append(
-            (
-                name,
-                " ".join(result.tokens),
-                " × ".join(f"{p:g}" for p in factors),
-                f"{result.prob:.3f}",
-                result.examined,
-            )
-        )
+    rows = toy_results(toy_width)
+    names = {"greedy": tr("beam.greedy"), "beam": tr("beam.beam", k=toy_width), "exhaustive": tr("beam.exhaustive")}
     st.dataframe(
         {
-            tr("beam.col_search"): [r[0] for r in rows],
-            tr("beam.col_tokens"): [r[1] for r in rows],
-            tr("beam.col_product"): [r[2] for r in rows],
-            "P": [r[3] for r in rows],
-            tr("beam.col_examined"): [r[4] for r in rows],
+            tr("beam.col_search"): [names[r.search] for r in rows],
+            tr("beam.col_tokens"): [" ".join(r.tokens) for r in rows],
+            tr("beam.col_product"): [" × ".join(f"{p:g}" for p in r.factors) for r in rows],
+            "P": [f"{r.prob:.3f}" for r in rows],
+            tr("beam.col_examined"): [r.examined for r in rows],
         },
         hide_index=True,
         key="beam.toy_results",
     )
+    greedy, beam, exhaustive = rows
     st.markdown("#### " + tr("beam.toy_line", greedy=f"{greedy.prob:.3f}", best=f"{exhaustive.prob:.3f}"))
     chart(tree_figure(beam.record, None), key="beam.toy_tree", of_sentence=False)
     st.caption(tr("beam.toy_tree_caption"))

@@ -10,8 +10,6 @@ from pages.parts.frame import frame
 from pages.parts.minilm import positional_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.positional import (
-    COURSE_D_MODEL,
-    COURSE_WORDS,
     PositionalView,
     course_part,
     curves_part,
@@ -20,7 +18,7 @@ from pages.parts.positional import (
 )
 from pages.parts.state import sentence, tr
 from pages.parts.widgets import explanation, page_title, sections
-from viz_model.lessons.positional_views import default_dims
+from viz_model.lessons.positional_views import COURSE_D_MODEL, COURSE_WORDS, default_dims, positional_table
 
 MAX_D_MODEL, MAX_LENGTH = 512, 200
 
@@ -69,7 +67,8 @@ if result is None:
     st.info(tr("positional.no_sentence"), icon=":material/keyboard:")
 elif not marked:
     st.info(tr("positional.other_d_model", d=config.d_model), icon=":material/info:")
-view = PositionalView(d_model, length, result, marked)
+sentence_rows = len(result.trace.source_tokens) if marked else 0
+view = PositionalView(positional_table(d_model, length, sentence_rows), result)
 
 # One view at a time: only the chosen one is drawn (a new sentence redraws one or two charts, not five).
 sections(

@@ -100,7 +100,7 @@ def test_blank_text_prompts_instead_of_drawing():
 
 
 def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
-    from pages import cache
+    from pages.parts import cache
 
     for f in model_dir().iterdir():
         shutil.copy(f, tmp_path / f.name)
@@ -135,7 +135,7 @@ def test_loading_a_model_or_index_freezes_long_lived_objects_out_of_the_per_run_
     # time, and transformers' (MiniLM picked) as much again.
     import gc
 
-    from pages import cache
+    from pages.parts import cache
 
     load, cached = {
         "translator": (cache.translator, cache._load_translator),

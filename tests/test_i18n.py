@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from pages import i18n
+from pages.parts import i18n
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{(\w*)\}(?!\})")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gc
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
@@ -22,6 +21,7 @@ from viz_model.lessons.pretrained_views import (
     PositionComparison,
     compare_positions,
 )
+from viz_model.lessons.search_views import normalised_settings
 from viz_model.lessons.suggest import SentenceIndex, Suggestion, typed_language
 from viz_model.model import checkpoint
 from viz_model.model.decoding import SequenceScore
@@ -99,15 +99,7 @@ def is_app_search(settings: SearchSettings) -> bool:
 
 
 def _normalised(settings: SearchSettings) -> SearchSettings:
-    """The settings in one form (numbers as int and float, the length capped at the model's), so equal
-    settings share one cache entry (Streamlit hashes a dataclass by its fields' values)."""
-    full_length = translator().config.max_len
-    return replace(
-        settings,
-        beam_width=int(settings.beam_width),
-        length_penalty=float(settings.length_penalty),
-        max_len=min(int(settings.max_len or full_length), full_length),
-    )
+    return normalised_settings(settings, translator().config.max_len)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

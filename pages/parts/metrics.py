@@ -8,7 +8,7 @@ import streamlit as st
 from pages.parts.state import tr
 from pages.parts.text import fraction
 from pages.parts.widgets import folded
-from viz_model.lessons.metrics import BleuResult, bleu, ngram_rows
+from viz_model.lessons.metrics import BleuResult, bleu, brevity_case, ngram_rows
 
 
 def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResult:
@@ -27,14 +27,14 @@ def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResul
         key=f"{key}.precisions",
     )
     c, r = result.candidate_length, result.reference_length
-    if c > r:
-        st.latex(rf"c = {c} > r = {r} \;\Rightarrow\; BP = 1")
-    elif c == r:
-        st.latex(rf"c = r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^0 = 1")
-    elif c == 0:
-        st.latex(r"c = 0 \;\Rightarrow\; BP = 0")
-    else:
-        st.latex(rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = {result.brevity_penalty:.4f}")
+    st.latex(
+        {
+            "longer": rf"c = {c} > r = {r} \;\Rightarrow\; BP = 1",
+            "equal": rf"c = r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^0 = 1",
+            "empty": r"c = 0 \;\Rightarrow\; BP = 0",
+            "shorter": rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = {result.brevity_penalty:.4f}",
+        }[brevity_case(c, r)]
+    )
     if min(result.precisions) == 0:
         zero = [f"p_{n + 1}" for n, p in enumerate(result.precisions) if p == 0]
         st.latex(

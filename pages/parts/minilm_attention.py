@@ -18,6 +18,7 @@ from viz_model.lessons.pretrained_views import (
     COREFERENCE_SENTENCE,
     common_range,
     coreference,
+    head_and_layer_mean,
     shown_attention,
     special_share,
     tile_heads,
@@ -65,7 +66,7 @@ def attention_page() -> None:
         layer, head = _layer_head(view, "mlayer", "mhead")
         chart(
             _heatmap(
-                np.stack([weights[layer, head], weights[layer].mean(0)]),
+                head_and_layer_mean(weights, layer, head),
                 labels,
                 panel_titles=[tr("attention.layer_head", layer=layer + 1, h=head + 1), tr("attention.mean")],
             ),

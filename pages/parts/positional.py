@@ -13,27 +13,32 @@ from pages.parts.i18n import t
 from pages.parts.state import lang, tr
 from pages.parts.widgets import chart, vectors_chart
 from viz_model import figures
-from viz_model.lessons.positional_views import default_dims, distance_curves, position_similarity
-from viz_model.model.positional import sinusoidal_encoding
+from viz_model.lessons.positional_views import (
+    PositionalTable,
+    course_table,
+    default_dims,
+    distance_curves,
+    position_similarity,
+)
 from viz_model.model.translator import Translation
-
-COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")
-COURSE_D_MODEL = 5
 
 
 @dataclass
 class PositionalView:
-    """The sinusoidal table the page draws, and the sentence marked on it (when its width is the model's)."""
+    """The table the page draws (viz_model.lessons.positional_views.positional_table) and the sentence marked
+    on it when its width is the model's."""
 
-    d_model: int
-    length: int
+    table: PositionalTable
     result: Translation | None  # the translation of the current sentence, if any
-    marked: bool  # the sentence's own encoding is drawn on the table (same d_model as the model)
 
     def __post_init__(self):
-        self.S = len(self.result.trace.source_tokens) if self.result is not None else 0
-        self.L = max(self.length, self.S) if self.marked else self.length
-        self.pe = sinusoidal_encoding(self.L, self.d_model)  # (L, d_model)
+        self.pe, self.L, self.d_model, self.S = (
+            self.table.pe,
+            self.table.length,
+            self.table.d_model,
+            self.table.sentence_rows,
+        )
+        self.marked = self.S > 0
         self.positions = np.arange(self.L)
         self.token_labels = figures.token_labels(self.result.trace.source_labels) if self.result is not None else []
         self.position_labels = [str(p) for p in self.positions]
@@ -142,13 +147,9 @@ def similarity_part(v: PositionalView) -> None:
 
 def course_part() -> None:
     st.subheader(tr("positional.course"))
-    course = sinusoidal_encoding(len(COURSE_WORDS), COURSE_D_MODEL)
+    course, rows, columns = course_table()
     st.dataframe(
-        figures.matrix_frame(
-            np.round(course, 4),
-            [f"{i}: {w}" for i, w in enumerate(COURSE_WORDS)],
-            [f"{j} ({'sin' if j % 2 == 0 else 'cos'})" for j in range(COURSE_D_MODEL)],
-        ),
+        figures.matrix_frame(course, rows, columns),
         key="positional.course_table",
     )
     st.caption(tr("positional.course_caption"))

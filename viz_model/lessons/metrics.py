@@ -65,11 +65,22 @@ def closest_reference_length(candidate_length: int, reference_lengths: list[int]
     return min(reference_lengths, key=lambda r: (abs(r - candidate_length), r))
 
 
+def brevity_case(candidate_length: int, reference_length: int) -> str:
+    """Which case of the brevity penalty applies: "longer" (c > r: BP = 1), "equal" (c = r: BP = e^0 = 1),
+    "empty" (c = 0 < r: BP = 0, the limit as c → 0) or "shorter" (0 < c < r: BP = e^(1 − r/c))."""
+    if candidate_length > reference_length:
+        return "longer"
+    if candidate_length == reference_length:
+        return "equal"
+    return "empty" if candidate_length == 0 else "shorter"
+
+
 def brevity_penalty(candidate_length: int, reference_length: int) -> float:
-    """BP = 1 if c > r else exp(1 - r/c); 0 for an empty candidate (the limit as c -> 0)."""
-    if candidate_length >= reference_length:  # c == r gives exp(0) = 1 either way
+    """BP = 1 if c ≥ r else exp(1 − r/c); 0 for an empty candidate."""
+    case = brevity_case(candidate_length, reference_length)
+    if case in ("longer", "equal"):
         return 1.0
-    if candidate_length == 0:
+    if case == "empty":
         return 0.0
     return math.exp(1.0 - reference_length / candidate_length)
 

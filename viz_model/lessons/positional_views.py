@@ -6,7 +6,46 @@ numpy in, numpy out.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from viz_model.model.positional import sinusoidal_encoding
+
+COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")  # the course's d_model = 5 example
+COURSE_D_MODEL = 5
+
+
+@dataclass(frozen=True)
+class PositionalTable:
+    """The sinusoidal table a page draws, and how many of its first rows are the sentence's own positions."""
+
+    pe: np.ndarray  # (L, d_model)
+    sentence_rows: int  # S: rows 0…S-1 are the typed sentence's tokens (0: the sentence is not marked)
+
+    @property
+    def length(self) -> int:
+        return self.pe.shape[0]
+
+    @property
+    def d_model(self) -> int:
+        return self.pe.shape[1]
+
+
+def positional_table(d_model: int, length: int, sentence_length: int = 0) -> PositionalTable:
+    """The table of `length` positions, grown to the sentence's length when the sentence is marked on it
+    (`sentence_length` > 0), so every token of the sentence has its row."""
+    rows = max(length, sentence_length)
+    return PositionalTable(sinusoidal_encoding(rows, d_model), sentence_length)
+
+
+def course_table() -> tuple[np.ndarray, list[str], list[str]]:
+    """The course's example: PE of "when you play game of thrones" with d_model = 5, rounded to 4 places as
+    the course prints it, with its row labels ("0: when") and column labels ("0 (sin)")."""
+    pe = np.round(sinusoidal_encoding(len(COURSE_WORDS), COURSE_D_MODEL), 4)
+    rows = [f"{i}: {w}" for i, w in enumerate(COURSE_WORDS)]
+    columns = [f"{j} ({'sin' if j % 2 == 0 else 'cos'})" for j in range(COURSE_D_MODEL)]
+    return pe, rows, columns
 
 
 def position_similarity(pe: np.ndarray) -> np.ndarray:

@@ -38,6 +38,12 @@ def shown_attention(view: EncoderView, hide_special: bool) -> tuple[list[str], n
     return list(view.labels), view.attention
 
 
+def head_and_layer_mean(weights: np.ndarray, layer: int, head: int) -> np.ndarray:
+    """(2, n, n): one head's attention map beside the mean of its layer's heads (weights: (layers, heads, n, n)),
+    so a student sees what this head does that the layer as a whole does not."""
+    return np.stack([weights[layer, head], weights[layer].mean(axis=0)])
+
+
 def special_share(view: EncoderView) -> float:
     """The share of all attention (every layer, head and query, each row summing to 1) that lands on the
     special pieces ([CLS], [SEP]): how much hiding them takes away."""

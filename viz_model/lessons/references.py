@@ -1,28 +1,22 @@
 """Reference translations from the corpus: when the user's sentence is one of the corpus's, its other side
 is a human reference to score the model's output against (BLEU, ROUGE, perplexity of the reference).
 
-Sentences are matched after a light normalisation (Unicode NFKC, case, spaces, Chinese and ASCII
-punctuation treated alike), so "i saw a saw" finds "I saw a saw." only if the full stop matches too.
+Sentences are matched by the corpus's one comparison key (`corpus.evalset.normalise`: NFKC, case, spaces and
+punctuation ignored), the same key that keeps evaluation sentences out of training, so "i saw a saw" finds
+"I saw a saw.".
 """
 
 from __future__ import annotations
 
-import csv
-import re
 from functools import lru_cache
 from pathlib import Path
 
-from viz_model.model.tokenizer import DIRECTIONS, clean_text
+from viz_model.corpus import OUT_DIR, read_split
+from viz_model.corpus.evalset import normalise
+from viz_model.model.tokenizer import DIRECTIONS
 
-CORPUS_DIR = Path(__file__).resolve().parents[2] / "assets" / "corpus"
+CORPUS_DIR = OUT_DIR
 SPLITS = ("train", "validation", "test")
-_FULLWIDTH = str.maketrans("，。！？：；（）“”‘’", ",.!?:;()\"\"''")
-_SPACE = re.compile(r"\s+")
-
-
-def normalise(text: str) -> str:
-    """The matching key of a sentence: NFKC, lower case, ASCII punctuation, no spaces at all."""
-    return _SPACE.sub("", clean_text(text).translate(_FULLWIDTH).lower())
 
 
 @lru_cache(maxsize=4)
@@ -30,15 +24,13 @@ def _index(corpus_dir: str) -> dict[str, dict[str, str]]:
     """{"en": {key of English: Chinese}, "zh": {key of Chinese: English}} over every split."""
     index: dict[str, dict[str, str]] = {"en": {}, "zh": {}}
     for split in SPLITS:
-        path = Path(corpus_dir) / f"{split}.tsv"
-        if not path.is_file():
+        if not (Path(corpus_dir) / f"{split}.tsv").is_file():
             continue
-        with path.open(encoding="utf-8", newline="") as f:
-            for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-                en, zh = row.get("en") or "", row.get("zh") or ""
-                if en and zh:
-                    index["en"].setdefault(normalise(en), zh)
-                    index["zh"].setdefault(normalise(zh), en)
+        for row in read_split(split, Path(corpus_dir)):
+            en, zh = row.get("en") or "", row.get("zh") or ""
+            if en and zh:
+                index["en"].setdefault(normalise(en), zh)
+                index["zh"].setdefault(normalise(zh), en)
     return index
 
 

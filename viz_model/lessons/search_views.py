@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from viz_model.corpus import read_split
@@ -19,6 +19,18 @@ from viz_model.model.tokenizer import DIRECTIONS, EOS, UNK
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, SearchSettings
 
 STATUSES = ("kept", "finished", "pruned")
+
+
+def normalised_settings(settings: SearchSettings, full_length: int) -> SearchSettings:
+    """The settings in one form (numbers as int and float, no length or one past the model's capped at the
+    model's `full_length`), so equal settings compare equal and share one cache entry (Streamlit hashes a
+    dataclass by its fields' values, and a slider may hand over 4.0 where the default says 4)."""
+    return replace(
+        settings,
+        beam_width=int(settings.beam_width),
+        length_penalty=float(settings.length_penalty),
+        max_len=min(int(settings.max_len or full_length), full_length),
+    )
 
 
 def status_counts(candidates: list[Candidate]) -> dict[str, int]:
@@ -107,7 +119,7 @@ def compare(forced_log_prob: float, chosen_log_prob: float) -> Verdict:
 # The Beam search page's default sentence: one where beam search and greedy search give different
 # translations with this model, so the page opens on a contrast. Picked from the model's own outputs by
 # `pick_default` and stored with the checkpoint's hash; `beam_default` picks again when the model changed.
-#     python -m viz_model.lessons.search_views --pick-default
+#     python -m viz_model.training.beam_default
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "assets" / "beam_default.json"
 COURSE_CANDIDATES = (
     ("Please buy an apple and an orange.", "en2zh"),
@@ -207,24 +219,3 @@ def beam_default(translator, path: Path = DEFAULT_FILE) -> BeamDefault:
     except ValueError:
         text, direction = (stored.text, stored.direction) if stored else COURSE_CANDIDATES[0]
         return BeamDefault(text, direction, [], [], sha)
-
-
-def _main(argv=None) -> int:
-    import argparse
-
-    from viz_model.model.translator import Translator
-
-    parser = argparse.ArgumentParser(description="Choose the Beam search page's default sentence.")
-    parser.add_argument("--pick-default", action="store_true", help=f"pick it and write {DEFAULT_FILE}")
-    args = parser.parse_args(argv)
-    if not args.pick_default:
-        parser.print_help()
-        return 2
-    pick = pick_default(Translator.load())
-    DEFAULT_FILE.write_text(json.dumps(asdict(pick), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    print(f"{pick.text} ({pick.direction})\n  greedy: {' '.join(pick.greedy)}\n  beam:   {' '.join(pick.beam)}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main())
