@@ -4,11 +4,11 @@ one query token's top attended keys."""
 import streamlit as st
 
 from pages.parts.attention import LayerView, compare_view, grid_view, heads_view, layer_notes, pronoun_view, query_view
-from pages.parts.controls import attention_controls, catalogue_labels, choice
+from pages.parts.controls import attention_controls, choice
 from pages.parts.frame import frame
 from pages.parts.minilm_attention import attention_page
 from pages.parts.model_picker import pretrained_picked
-from pages.parts.state import tr
+from pages.parts.state import catalogue_labels, tr
 from pages.parts.widgets import explanation, page_title, require_translation
 
 VIEWS = {"heads": heads_view, "compare": compare_view, "grid": grid_view, "query": query_view, "pronoun": pronoun_view}

@@ -7,11 +7,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.parts.cache import score, translator
-from pages.parts.controls import catalogue_labels, choice, linked
+from pages.parts.controls import choice, linked
 from pages.parts.frame import frame
 from pages.parts.metrics import show_bleu
 from pages.parts.model_picker import translator_only
-from pages.parts.state import follow_sentence, sentence, tr
+from pages.parts.state import catalogue_labels, follow_sentence, sentence, tr
 from pages.parts.text import fraction, md, tokens_text
 from pages.parts.widgets import chart, explanation, page_title, require_translation, sections
 from viz_model import figures

@@ -8,13 +8,13 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import translator
-from pages.parts.controls import catalogue_labels, choice, head_picker, layer_picker
+from pages.parts.controls import choice, head_picker, layer_picker
 from pages.parts.frame import frame
 from pages.parts.minilm import similarity_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.similarity_course import course_part
 from pages.parts.similarity_scoring import scoring_part
-from pages.parts.state import tr
+from pages.parts.state import catalogue_labels, tr
 from pages.parts.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors

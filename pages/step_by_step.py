@@ -3,9 +3,9 @@ Thinking Machines example and a toy layer whose vectors the user can type."""
 
 import streamlit as st
 
-from pages.parts.controls import catalogue_labels, choice
+from pages.parts.controls import choice
 from pages.parts.frame import frame
-from pages.parts.state import tr
+from pages.parts.state import catalogue_labels, tr
 from pages.parts.step_by_step import course_mode, toy_mode
 from pages.parts.step_model import model_mode
 from pages.parts.widgets import explanation, page_title

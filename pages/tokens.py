@@ -8,7 +8,7 @@ from pages.parts.controls import linked
 from pages.parts.frame import frame
 from pages.parts.minilm import tokens_page
 from pages.parts.model_picker import pretrained_picked
-from pages.parts.state import labeller, tr
+from pages.parts.state import catalogue_labels, tr
 from pages.parts.text import md
 from pages.parts.widgets import (
     chart,
@@ -69,7 +69,7 @@ def embeddings_part() -> None:
 
 def map_part() -> None:
     st.subheader(tr("tokens.map"))
-    dims_label = labeller("tokens.map_{}d")
+    dims_label = catalogue_labels("tokens.map_{}d")
     picked = linked(st.segmented_control, tr("tokens.map_dims"), (2, 3), key="dims", default=2, format_func=dims_label)
     n_components = picked or 2
     coords, ratio = vocabulary_map(n_components)

@@ -13,8 +13,8 @@ import streamlit as st
 
 from pages.parts.cache import opening_layer, translator
 from pages.parts.frame import PAGE_SWITCHED
-from pages.parts.i18n import LANGUAGES, t
-from pages.parts.state import DEFAULT_TEXT, lang, notice_dropped, tr
+from pages.parts.i18n import LANGUAGES
+from pages.parts.state import DEFAULT_TEXT, catalogue_labels, lang, notice_dropped, tr
 from viz_model.model.trace import ATTENTION_KINDS
 
 URL = {"bind": "query-params"}  # a page's own setting: in the URL
@@ -178,11 +178,6 @@ def _from_url(key: str, options: list, labels, url_text) -> object | None:
     if _first_look(key) is not None:
         notice_dropped(key, raw)
     return None
-
-
-def catalogue_labels(template: str) -> Callable[[object, str], str]:
-    """`labels` for `choice`: the catalogue's text for template.format(option), e.g. "attention.kind_{}"."""
-    return lambda option, language: t(template.format(option), language)
 
 
 def attention_controls(kind_default: str = "encoder_self") -> tuple[str, int]:

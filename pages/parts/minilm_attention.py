@@ -8,9 +8,9 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import pretrained_view, translator_view
-from pages.parts.controls import catalogue_labels, choice, dependent_index, linked
+from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.minilm import model_view
-from pages.parts.state import sentence, tr
+from pages.parts.state import catalogue_labels, sentence, tr
 from pages.parts.text import md
 from pages.parts.widgets import chart
 from viz_model import figures

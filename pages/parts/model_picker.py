@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.parts.controls import catalogue_labels, choice
-from pages.parts.state import tr
+from pages.parts.controls import choice
+from pages.parts.state import catalogue_labels, tr
 from viz_model.lessons.pretrained_views import MODELS
 
 MODEL_KEY = "model"  # the sidebar's picker and the URL parameter (?model=minilm)

@@ -11,8 +11,8 @@ from pages.parts.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from pages.parts.model_picker import model_picker, pretrained_picked
 from pages.parts.state import (
     MAX_TEXT_CHARS,
+    catalogue_labels,
     init_state,
-    labeller,
     sentence,
     switch_direction,
     sync_url,
@@ -72,7 +72,7 @@ def sidebar() -> Translation | None:
             options=tuple(DIRECTIONS),
             key="dir",
             horizontal=True,
-            format_func=labeller("app.dir_{}"),
+            format_func=catalogue_labels("app.dir_{}"),
             help=tr("app.direction_help"),
         )
         folded(tr("app.examples"), "examples", _example_buttons)

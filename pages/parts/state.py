@@ -3,6 +3,8 @@ the words of the interface in that language (`tr`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from pages.parts.cache import translator
@@ -24,11 +26,13 @@ def tr(key: str, **values) -> str:
     return t(key, lang(), **values)
 
 
-def labeller(template: str):
-    """A widget's format_func: `template` (e.g. "attention.kind_{}") filled with the option, in the language
-    of this run. The language is bound now, not looked up later: AppTest formats options outside the run."""
-    language = lang()
-    return lambda option: t(template.format(option), language)
+def catalogue_labels(template: str) -> Callable[..., str]:
+    """The catalogue's text for each option of a widget: template.format(option), e.g. "attention.kind_{}".
+    Called with (option, language) as `choice`'s labels, or with the option alone as a widget's format_func:
+    then in the language of this run, bound now, not looked up later (AppTest formats options outside the
+    run)."""
+    bound = lang()
+    return lambda option, language=None: t(template.format(option), language or bound)
 
 
 def _clean_param(value: str | None) -> str:

@@ -47,10 +47,6 @@ def noun_phrase(rng: random.Random, n: Word, dets=("the", "a", "my", "this", "yo
     return ph(f"{det} {n.english}", _z(owner, "的", n.chinese))
 
 
-def _end(p: Ph, question: bool = False) -> Ph:
-    return p + (ph("?", "？") if question else ph(".", "。"))
-
-
 # ---- nouns --------------------------------------------------------------------------------------------
 def noun_sentence(rng: random.Random, n: Word) -> Ph | None:
     e, z = n.english, n.chinese

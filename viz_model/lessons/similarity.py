@@ -156,7 +156,6 @@ COURSE_FEATURES = ("Tech", "Fruitness", "Other")
 COURSE_WORDS = {"orange": (0, 3, 0), "phone": (4, 0, 0), "apple": (2, 2, 0), "and": (0, 0, 2), "an": (0, 0, 3)}
 # The 2-feature (Tech, Fruitness) vectors of the dot-product example: (1,4)·(0,3) = 12, (1,4)·(3,0) = 3,
 # (0,3)·(3,0) = 0. The notes do not name the words.
-COURSE_2D_FEATURES = ("Tech", "Fruitness")
 COURSE_2D_VECTORS = ((1, 4), (0, 3), (3, 0))
 
 

@@ -73,10 +73,6 @@ class Translation:
     trace: TranslationTrace  # one recorded pass over (source, output_tokens)
 
     @property
-    def source_words(self) -> list[str]:
-        return self.source.tokens[1:-1]
-
-    @property
     def target_language(self) -> str:
         return DIRECTIONS[self.direction][1]
 
