@@ -1,7 +1,9 @@
-"""The layers import one way: pages → figures/lessons → model; training → corpus, model. Each subpackage is
-imported in a fresh interpreter (every module of it), and what it pulled in is read from sys.modules, so an
-import hidden inside a function body or a chain of imports counts too once the module is loaded."""
+"""The layers import one way: pages → figures → lessons → corpus → model; training → lessons, corpus,
+model. Each subpackage is imported in a fresh interpreter (every module of it), and what it pulled in is
+read from sys.modules, so an import hidden inside a function body or a chain of imports counts too once the
+module is loaded."""
 
+import ast
 import json
 import subprocess
 import sys
@@ -70,24 +72,43 @@ def test_no_module_of_viz_model_names_streamlit():
     assert [name for name, text in texts.items() if "import streamlit" in text or "from streamlit" in text] == []
 
 
-def test_pages_stay_thin():
-    """A page reads settings, calls viz_model and draws; its views live in `*_parts` modules. 150 lines is
-    the line a page must not cross (the layering aims at 120)."""
-    from pages.parts.frame import PAGES
+# The arrows of docs/architecture.md's diagram: every import between the parts, and no other.
+DIAGRAM_ARROWS = {
+    ("pages", "figures"),
+    ("pages", "lessons"),
+    ("pages", "model"),
+    ("figures", "lessons"),
+    ("lessons", "corpus"),
+    ("lessons", "model"),
+    ("corpus", "model"),
+    ("training", "lessons"),
+    ("training", "corpus"),
+    ("training", "model"),
+}
 
-    sizes = {p.file: len((ROOT / p.file).read_text(encoding="utf-8").splitlines()) for p in PAGES}
-    assert len(sizes) == 8
-    assert {file: n for file, n in sizes.items() if n > 150} == {}
+
+def imported_parts(path: Path) -> set[str]:
+    """The viz_model subpackages a file imports (any import statement, at any depth of the file)."""
+    part = path.relative_to(ROOT).parts[1] if path.is_relative_to(ROOT / "viz_model") else None
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:  # from ..model import x
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 1 and part:  # from .tokenizer import x
+            found.add(part)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("viz_model."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("viz_model.")}
+    return found
 
 
-# Files that are data written as Python (word tables), not code to read top to bottom.
-DATA_TABLES = {"viz_model/corpus/grammar/tables.py"}
-
-
-def test_no_module_is_a_grab_bag():
-    """No module of viz_model or pages over 400 lines, but for the data tables: past that a module holds
-    more than one thing, and a newcomer cannot read it at a sitting."""
-    files = [*(ROOT / "viz_model").rglob("*.py"), *(ROOT / "pages").rglob("*.py")]
-    sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
-    assert len(sizes) > 40 and all(name in sizes for name in DATA_TABLES)
-    assert {name: n for name, n in sizes.items() if n > 400 and name not in DATA_TABLES} == {}
+def test_the_architecture_diagram_shows_every_import_between_the_parts():
+    arrows = set()
+    for part in SUBPACKAGES:
+        for path in (ROOT / "viz_model" / part).rglob("*.py"):
+            arrows |= {(part, other) for other in imported_parts(path) if other != part}
+    for path in [ROOT / "app.py", *(ROOT / "pages").rglob("*.py")]:
+        arrows |= {("pages", other) for other in imported_parts(path)}
+    assert arrows == DIAGRAM_ARROWS
+    assert "viz_model/training ──► lessons, corpus, model" in (ROOT / "docs" / "architecture.md").read_text()

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from viz_model.lessons.search_tree import PRUNED_FAN
+
 from .look import (
     BLACK,
     BLUE,
@@ -98,8 +100,6 @@ def tree_geometry(layout, size: int = LABEL_SIZE, plot_width: float = TREE_PLOT_
     label_h = (2 if with_probs else 1) * size * LINE_HEIGHT
     # A row holds, from its marker up: half a marker, the label, a gap; the rows above a pruned fan also
     # hold the fan (PRUNED_FAN of a row) and half a pruned marker below the parent's row.
-    from viz_model.lessons.search_tree import PRUNED_FAN
-
     row_px = max(56.0, (MARKER / 2 + label_h + LABEL_GAP + PRUNED_MARKER / 2) / (1 - PRUNED_FAN))
     return TreeGeometry(row_px, step_px, with_probs, labels, size)
 
