@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import translator, vocabulary_map
-from pages.parts.controls import linked
+from pages.parts.controls import choice
 from pages.parts.frame import frame
 from pages.parts.minilm import tokens_page
 from pages.parts.model_picker import pretrained_picked
@@ -70,8 +70,7 @@ def embeddings_part() -> None:
 def map_part() -> None:
     st.subheader(tr("tokens.map"))
     dims_label = catalogue_labels("tokens.map_{}d")
-    picked = linked(st.segmented_control, tr("tokens.map_dims"), (2, 3), key="dims", default=2, format_func=dims_label)
-    n_components = picked or 2
+    n_components = choice(st.segmented_control, tr("tokens.map_dims"), (2, 3), "dims", dims_label, required=True)
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
     chart(

@@ -1,7 +1,8 @@
 """The controls a link reproduces: every setting that changes what a page shows is in the URL under a short
-parameter name. Choices with words for labels (`choice`) keep a stable value there, never the label, so a
-link made in one interface language opens in the other; numbers, positions and switches (`linked`) use
-Streamlit's own widget binding. The attention kind, layer and head are shared by the pages that show one
+parameter name. Choices with words for labels (`choice`) keep a stable value there and in the session state,
+never the label, so a link made in one interface language opens in the other, and a language switch keeps
+showing the choice; numbers, positions and switches (`linked`) use Streamlit's own widget binding, a switch
+in one spelling ("true"). The attention kind, layer and head are shared by the pages that show one
 attention layer and follow the reader from page to page. A value in a link that names nothing (a hand-edited
 or outdated URL) falls back to the default with a short notice (`url_notice`)."""
 
@@ -24,6 +25,7 @@ URL = {"bind": "query-params"}  # a page's own setting: in the URL
 SHARED = URL
 _KEPT = "_shared."  # the last value of a shared setting, in a key no widget owns
 _CHECKED = "_url_checked"  # URL parameters already looked at in this session (a notice is given once)
+_DRAWN_IN = "_labels_lang."  # the interface language a `choice` was last drawn in
 
 
 def _carry(key: str) -> bool:
@@ -86,7 +88,7 @@ def _valid_values(widget, args: tuple, kwargs: dict) -> Callable[[str], bool]:
     if name in ("slider", "number_input"):
         return _number_check(args, kwargs)
     if name in ("toggle", "checkbox"):
-        return lambda text: text.lower() in ("true", "false", "1", "0")
+        return lambda text: text.lower() in SWITCH_SPELLING
     if name in ("selectbox", "segmented_control", "radio", "multiselect", "pills"):
         options = kwargs.get("options", args[0] if args else ())
         fmt = kwargs.get("format_func", str)
@@ -95,11 +97,30 @@ def _valid_values(widget, args: tuple, kwargs: dict) -> Callable[[str], bool]:
     return lambda text: True  # free text: every value is one
 
 
+# A switch in a link: how it may be spelt (any case) -> the one spelling the URL keeps, Streamlit's binding's.
+SWITCH_SPELLING = {"true": "true", "1": "true", "false": "false", "0": "false"}
+
+
+def _one_spelling(key: str) -> None:
+    """Before a switch bound to the URL parameter `key` is first drawn: a link's value spelt another way
+    (?present=1) is respelt the binding's one way ("true"; "false", the default, it then leaves out) and the
+    run starts again from that URL. The binding reads no other spelling: it would drop ?present=1 from the
+    address bar, and a link copied afterwards would lose the setting. It seeds a widget from the URL the run
+    started with, hence the rerun (once, on such a link's first run)."""
+    raw = st.query_params.get(key)
+    spelt = SWITCH_SPELLING.get((raw or "").lower())
+    if key not in st.session_state and spelt is not None and spelt != raw:
+        st.query_params[key] = spelt
+        st.rerun()
+
+
 def linked(widget, label: str, *args, key: str, **kwargs):
     """`widget(label, *args, key=key, **kwargs)` bound to the URL parameter `key` by Streamlit's binding,
     for values that read the same in every language (numbers, positions, switches), with a notice when the
-    link's value is not one the widget accepts."""
+    link's value is not one the widget accepts. A switch's value is kept in the URL in one spelling."""
     url_notice(key, _valid_values(widget, args, kwargs))
+    if getattr(widget, "__name__", "") in ("toggle", "checkbox"):
+        _one_spelling(key)
     return widget(label, *args, key=key, **URL, **kwargs)
 
 
@@ -131,18 +152,27 @@ def choice(
     with the option itself in the URL parameter `key` (`url_text(option)`): a link reads the same in both
     interface languages. A link with a label (in either language) still opens; one naming nothing falls
     back to `default` (the first option) with a notice. `share`: the choice follows the reader to other
-    pages. Streamlit's st.query_params is written here; the widget binding would store the label."""
+    pages. Streamlit's st.query_params is written here; the widget binding would store the label. After a
+    language switch the value is given again, so the browser shows it under its new label."""
     options = list(options)
     default = options[0] if default is None else default
     state = st.session_state
     kept = state.get(_KEPT + key) if share else None
+    language = lang()
+    # The first run in a new interface language since this choice was drawn. The browser holds a choice as
+    # its label, and the new labels name none of the options: it would show nothing chosen (the value is
+    # kept here). Given in the session state in this run, the value is sent again, with its new label.
+    relabel = state.get(_DRAWN_IN + key) not in (None, language)
+    state[_DRAWN_IN + key] = language
     if state.get(PAGE_SWITCHED):
         # A page's first run after another page's: its widget is a new one, which a value in the session
         # state (left by the other page's widget of the same key) would not reach. It starts from the link's
         # value, else (shared) the value kept from the other page, else the default, given as its default.
         start = _from_url(key, options, labels, url_text)
         start = start if start is not None else kept if kept in options else default
-        if getattr(widget, "__name__", "") in ("selectbox", "radio"):
+        if relabel:
+            state[key] = start
+        elif getattr(widget, "__name__", "") in ("selectbox", "radio"):
             kwargs["index"] = options.index(start)
         else:
             kwargs["default"] = start
@@ -150,7 +180,8 @@ def choice(
         state[key] = _from_url(key, options, labels, url_text)
         if state[key] is None:
             state[key] = kept if kept in options else default
-    language = lang()
+    elif relabel:
+        state[key] = state[key]
     value = widget(label, options, key=key, format_func=lambda option: labels(option, language), **kwargs)
     value = value if value in options else default
     if value == default:

@@ -9,8 +9,9 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import apple_contrast, pretrained, pretrained_positions, pretrained_view, translator
-from pages.parts.controls import dependent_index, token_index
-from pages.parts.state import sentence, tr, use_sentence
+from pages.parts.controls import choice, dependent_index, token_index
+from pages.parts.i18n import t
+from pages.parts.state import lang, sentence, tr, use_sentence
 from pages.parts.text import md
 from pages.parts.widgets import chart, sections, vectors_chart, whole_table_height
 from viz_model import figures
@@ -100,15 +101,19 @@ def tokens_page() -> None:
 
 
 def layer_slider(view: EncoderView) -> int:
-    """Which vectors: the input (0) or the output of a layer (1..L), in the URL parameter "vlayer"."""
-    return dependent_index(
-        st.segmented_control, tr("pretrained.vector_layer"), view.n_layers + 1, "vlayer", format_func=layer_name
-    )
+    """Which vectors: the input (0) or the output of a layer (1..L), by its number in the URL parameter
+    "vlayer" (its label is in words: a `choice`)."""
+    layers = range(view.n_layers + 1)
+    return choice(st.segmented_control, tr("pretrained.vector_layer"), layers, "vlayer", layer_label, required=True)
+
+
+def layer_label(layer: int, language: str) -> str:
+    """Hidden state `layer`: 0 is the input (embeddings), then the output of each layer."""
+    return t("pretrained.input", language) if layer == 0 else t("pretrained.after_layer", language, layer=layer)
 
 
 def layer_name(layer: int) -> str:
-    """Hidden state `layer`: 0 is the input (embeddings), then the output of each layer."""
-    return tr("pretrained.input") if layer == 0 else tr("pretrained.after_layer", layer=layer)
+    return layer_label(layer, lang())
 
 
 def positional_page() -> None:

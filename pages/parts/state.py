@@ -47,8 +47,6 @@ def init_state() -> None:
     params = st.query_params
     state["text"] = _clean_param(params.get("text")) if "text" in params else DEFAULT_TEXT
     state["_text_is_default"] = "text" not in params
-    if (params.get("present") or "").lower() == "1":  # ?present=1 as well as the binding's ?present=true
-        state["present"] = True
     # A link naming a sentence but no direction reads it from the sentence's language (a Chinese sentence
     # is translated into English), as a reader would expect of ?text=这本书很好看.
     implied = suggested_direction(state["text"]) if "text" in params and "dir" not in params else "en2zh"
