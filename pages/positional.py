@@ -10,6 +10,8 @@ from pages.parts.frame import frame
 from pages.parts.minilm import positional_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.positional import (
+    COURSE_SECTION,
+    SECTION,
     PositionalView,
     course_part,
     curves_part,
@@ -26,6 +28,7 @@ MAX_D_MODEL, MAX_LENGTH = 512, 200
 def _set_course_example() -> None:
     st.session_state["d"] = COURSE_D_MODEL
     st.session_state["len"] = len(COURSE_WORDS)
+    st.session_state[SECTION] = COURSE_SECTION  # and open the course's table, the button's point
 
 
 def _set_model_size() -> None:
@@ -72,11 +75,11 @@ view = PositionalView(positional_table(d_model, length, sentence_rows), result)
 
 # One view at a time: only the chosen one is drawn (a new sentence redraws one or two charts, not five).
 sections(
-    "section",
+    SECTION,
     {
         "positional.tab_curves": lambda: curves_part(view),
         "positional.tab_table": lambda: table_part(view),
         "positional.tab_similarity": lambda: similarity_part(view),
-        "positional.tab_course": course_part,
+        COURSE_SECTION: course_part,
     },
 )

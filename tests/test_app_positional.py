@@ -16,7 +16,7 @@ from tests.app_harness import (
     open_section,
     translator,
 )
-from viz_model.lessons.positional_views import position_similarity
+from viz_model.lessons.positional_views import CURVE_STEPS, position_similarity
 from viz_model.model.positional import sinusoidal_encoding
 
 # The fixtures `at` and `trace` (tests/conftest.py) open PAGE on this sentence and trace it.
@@ -63,12 +63,14 @@ def test_the_sentence_is_marked_with_the_models_own_encoding(at, trace):
     (sentence,) = heatmap_panels(figure(at, "positional.sentence"))
     np.testing.assert_allclose(sentence, trace.source_positional, atol=1e-7)
     curves = figure(on_section(at, "positional.tab_curves"), "positional.curves")["data"]
-    lines = [c for c in curves if c.get("meta") != "marks"]
+    lines = [c for c in curves if c.get("meta") is None]  # sampled finely between the whole positions
+    points = [c for c in curves if c.get("meta") == "points"]  # the whole positions
     marks = [c for c in curves if c.get("meta") == "marks"]
-    assert len(lines) == len(marks) > 0
-    for line, mark in zip(lines, marks):
+    assert len(lines) == len(points) == len(marks) > 0
+    for line, point, mark in zip(lines, points, marks):
         j = int(line["name"].split()[1])  # "dim 6 · sin (i = 3)"
-        np.testing.assert_allclose(decode(line["y"]), table[:, j], atol=1e-6)
+        np.testing.assert_allclose(decode(line["y"])[::CURVE_STEPS], table[:, j], atol=1e-6)
+        np.testing.assert_allclose(decode(point["y"]), table[:, j], atol=1e-6)
         np.testing.assert_allclose(decode(mark["y"]), trace.source_positional[:, j], atol=1e-6)
         np.testing.assert_array_equal(decode(mark["x"]), np.arange(S))
 
@@ -96,11 +98,12 @@ def test_course_example_and_controls(at):
     np.testing.assert_allclose(course.to_numpy(), np.round(sinusoidal_encoding(6, 5), 4))
     on_section(at, "positional.tab_curves")
     at.multiselect(key="positional.dims").set_value([0, 4]).run()
-    lines = figure(at, "positional.curves")["data"]
+    lines = [c for c in figure(at, "positional.curves")["data"] if c.get("meta") is None]
     assert len(lines) == 2
-    np.testing.assert_allclose(decode(lines[1]["y"]), sinusoidal_encoding(6, 5)[:, 4], atol=1e-7)
+    np.testing.assert_allclose(decode(lines[1]["y"])[::CURVE_STEPS], sinusoidal_encoding(6, 5)[:, 4], atol=1e-7)
     # the chosen dimensions survive a visit to another section (Streamlit forgets undrawn widgets' values)
     on_section(at, "positional.tab_similarity")
-    assert len(figure(on_section(at, "positional.tab_curves"), "positional.curves")["data"]) == 2
+    curves = figure(on_section(at, "positional.tab_curves"), "positional.curves")["data"]
+    assert len([c for c in curves if c.get("meta") is None]) == 2
     at.button(key="positional.model_size").click().run()
     assert "positional.sentence" in chart_keys(on_section(at, "positional.tab_table"))

@@ -37,6 +37,21 @@ PAGES = (
 APP_FILE = Path(__file__).resolve().parents[2] / "app.py"
 
 
+def home_alias(home: st.Page) -> st.Page:
+    """A hidden page at /home that opens Home at / with the link's parameters.
+
+    Streamlit serves the default page at / only: its url_path is "" to the browser, so /home (Home's name in
+    PAGES, which links made by hand or by older versions of the app use) named no page, and Streamlit
+    opened Home under an English "Page not found" pop-up. Home itself is registered with url_path "" so that
+    this page can have "home" (a page's url_path is its identity: two pages may not share one)."""
+
+    def open_home() -> None:
+        params = st.query_params
+        st.switch_page(home, query_params=[(key, value) for key in params for value in params.get_all(key)])
+
+    return st.Page(open_home, title=home.title, url_path=PAGES[0].url_path, visibility="hidden")
+
+
 ICON = APP_FILE.parent / "assets" / "icon.png"
 
 

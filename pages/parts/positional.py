@@ -18,9 +18,13 @@ from viz_model.lessons.positional_views import (
     course_table,
     default_dims,
     distance_curves,
+    encoding_curves,
     position_similarity,
 )
 from viz_model.model.translator import Translation
+
+SECTION = "section"  # the page's sections control: its session-state key and URL parameter
+COURSE_SECTION = "positional.tab_course"  # the section of the course's d_model = 5 table
 
 
 @dataclass
@@ -67,19 +71,26 @@ def curves_part(v: PositionalView) -> None:
     if not dims:
         st.info(tr("positional.pick_dims"))
         return
-    series = {names[j]: v.pe[:, j] for j in dims}
+    # Each column is a continuous function of the position, drawn finely between the whole positions (read
+    # at those only, a fast dimension looks like a zigzag), with the table's values at the whole positions.
+    x, values = encoding_curves(v.L, v.d_model, dims)
+    series = {names[j]: values[:, k] for k, j in enumerate(dims)}
+    points = {names[j]: (v.positions, v.pe[:, j]) for j in dims}
     marks = None
     if v.marked:  # the sentence's own encoding, one dot per token on each curve
         sentence_pe = v.result.trace.source_positional  # (S, d_model)
         marks = {names[j]: (np.arange(v.S), sentence_pe[:, j], v.token_labels) for j in dims}
     chart(
         figures.line_chart(
-            v.positions,
+            x,
             series,
             x_title=tr("positional.axis_position"),
             y_title=tr("positional.axis_pe"),
             marks=marks,
             marks_name=tr("positional.marks_name"),
+            points=points,
+            points_name=tr("positional.points_name"),
+            point_size=6 if v.L <= 60 else 4 if v.L <= 120 else 3,  # dots that stay apart on a long table
         ),
         key="positional.curves",
     )

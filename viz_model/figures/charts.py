@@ -85,6 +85,9 @@ def line_chart(
     y_title: str,
     marks: dict[str, tuple[Sequence[float], Sequence[float], Sequence[str]]] | None = None,
     marks_name: str | None = None,
+    points: dict[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    points_name: str = "",
+    point_size: int = 6,
     height: int = 420,
     dashed: bool = False,
 ) -> go.Figure:
@@ -92,7 +95,9 @@ def line_chart(
     one before and with its own dash pattern, so curves that coincide all stay visible. `marks` (same keys
     as `series`) adds, for a series, marked points (x, y, hover labels) drawn over its line in the same
     colour: e.g. the positions of the current sentence on a positional-encoding curve. Mark traces carry
-    meta "marks"."""
+    meta "marks". `points` (same keys) adds small dots (x, y) of the line's colour that come and go with
+    it, e.g. the whole positions on a curve sampled finely between them; their traces carry meta "points"
+    and are named "<series> · <points_name>"."""
     # Plain dicts, built unvalidated: plotly.py's validation of a few hundred points per curve cost more
     # than everything else on the Positional encoding page (the figure is what plotly.py would build).
     traces = []
@@ -110,9 +115,26 @@ def line_chart(
                 if dashed
                 else dict(color=colour, width=2),
                 legendgroup=str(i),
-                hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                # ~: no trailing zeros (x = 3 reads "3", a point between positions "2.25")
+                hovertemplate=f"{escape_label(name)}<br>%{{x:.3~f}}: %{{y:.4f}}<extra></extra>",
             )
         )
+        if points and name in points:
+            px, py = points[name]
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=np.asarray(px, dtype=np.float32),
+                    y=np.asarray(py, dtype=np.float32),
+                    mode="markers",
+                    meta="points",
+                    name=escape_label(f"{name} · {points_name}" if points_name else name),
+                    legendgroup=str(i),  # hidden and shown with its line
+                    showlegend=False,
+                    marker=dict(color=colour, size=point_size, symbol="circle"),
+                    hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                )
+            )
         if marks and name in marks:
             mx, my, labels = marks[name]
             traces.append(

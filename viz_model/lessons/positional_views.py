@@ -14,6 +14,9 @@ from viz_model.model.positional import sinusoidal_encoding
 
 COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")  # the course's d_model = 5 example
 COURSE_D_MODEL = 5
+# Samples per unit of position on the curves: the fastest pair (dims 0 and 1, one radian per position, a turn
+# every 2π ≈ 6.3 positions) gets about 75 points a turn, so it is drawn as the sinusoid it is, not a zigzag.
+CURVE_STEPS = 12
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,22 @@ def positional_table(d_model: int, length: int, sentence_length: int = 0) -> Pos
     (`sentence_length` > 0), so every token of the sentence has its row."""
     rows = max(length, sentence_length)
     return PositionalTable(sinusoidal_encoding(rows, d_model), sentence_length)
+
+
+def encoding_curves(length: int, d_model: int, dims, steps: int = CURVE_STEPS) -> tuple[np.ndarray, np.ndarray]:
+    """Columns `dims` of the encoding as the continuous functions of the position they are:
+
+        PE(p, 2i) = sin(p / 10000^(2i / d_model)),   PE(p, 2i+1) = cos(p / 10000^(2i / d_model))
+
+    sampled at p = 0, 1/steps, 2/steps, … up to length - 1. Returns x (N,) and the values (N, len(dims)),
+    float64; x[k · steps] is the whole position k exactly, where the curve takes the table's value
+    (sinusoidal_encoding's, computed the same way). Between whole positions the curve is what the formula
+    gives there: a model only ever reads it at whole positions, the curve shows where those values come from."""
+    x = np.arange((max(length, 1) - 1) * steps + 1, dtype=np.float64) / steps
+    dims = np.asarray(list(dims), dtype=np.int64)
+    rate_columns = (dims - dims % 2).astype(np.float64)  # the "2i" of each column
+    angles = x[:, None] / 10000.0 ** (rate_columns / d_model)  # (N, len(dims)) radians, as the table's
+    return x, np.where(dims % 2 == 0, np.sin(angles), np.cos(angles))
 
 
 def course_table() -> tuple[np.ndarray, list[str], list[str]]:
