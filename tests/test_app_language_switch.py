@@ -19,9 +19,6 @@ pytestmark = pytest.mark.apptest
 TEXT = "I saw a saw."
 SELECTIONS = ("radio", "selectbox", "multiselect", "button_group", "select_slider")  # button_group: segmented, pills
 OTHER = {"en": "zh", "zh": "en"}
-# Not ours to change here (pages/parts/positional.py is being edited elsewhere): a plain multiselect with
-# translated labels, not yet a `controls.choice`. Its own test below fails until it is one.
-NOT_YET = {"positional.dims"}
 
 
 def selections(at) -> dict:
@@ -94,8 +91,6 @@ def test_a_language_switch_keeps_every_choice_and_the_link(page, model):
     assert {key: w.value for key, w in after.items()} == values
     assert link(at) == url  # the same link, besides its language
     for key, widget in after.items():
-        if key in NOT_YET:
-            continue
         assert shown(widget, *held[key]) == labels_of(widget), f"{key} shows {shown(widget, *held[key])}"
     at.run()  # and it stays so
     assert link(at) == url and {key: w.value for key, w in selections(at).items()} == values
@@ -122,7 +117,6 @@ def test_a_shared_choice_shows_on_the_next_page_after_a_language_switch_elsewher
     assert shown(at.selectbox(key="kind"), *held) == [t("attention.kind_cross", "zh")]
 
 
-@pytest.mark.xfail(strict=True, reason="pages/parts/positional.py's dimension list is not a controls.choice yet")
 def test_the_positional_dimensions_show_after_a_language_switch():
     at = open_app("pages/positional.py", text=TEXT, lang="en")
     dims = at.multiselect(key="positional.dims")

@@ -114,6 +114,17 @@ def _one_spelling(key: str) -> None:
         st.rerun()
 
 
+def language_switched(key: str) -> bool:
+    """True on the first run in a new interface language since the widget `key` was last drawn. The browser
+    holds a choice as its label, and the new labels name none of the options: it would show nothing chosen
+    (the value is kept on the server). The caller gives the value again in the session state in this run, so
+    it is sent again, under its new label."""
+    language, state = lang(), st.session_state
+    switched = state.get(_DRAWN_IN + key) not in (None, language)
+    state[_DRAWN_IN + key] = language
+    return switched
+
+
 def linked(widget, label: str, *args, key: str, **kwargs):
     """`widget(label, *args, key=key, **kwargs)` bound to the URL parameter `key` by Streamlit's binding,
     for values that read the same in every language (numbers, positions, switches), with a notice when the
@@ -159,11 +170,7 @@ def choice(
     state = st.session_state
     kept = state.get(_KEPT + key) if share else None
     language = lang()
-    # The first run in a new interface language since this choice was drawn. The browser holds a choice as
-    # its label, and the new labels name none of the options: it would show nothing chosen (the value is
-    # kept here). Given in the session state in this run, the value is sent again, with its new label.
-    relabel = state.get(_DRAWN_IN + key) not in (None, language)
-    state[_DRAWN_IN + key] = language
+    relabel = language_switched(key)
     if state.get(PAGE_SWITCHED):
         # A page's first run after another page's: its widget is a new one, which a value in the session
         # state (left by the other page's widget of the same key) would not reach. It starts from the link's

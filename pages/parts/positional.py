@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
+from pages.parts.controls import language_switched
 from pages.parts.i18n import t
 from pages.parts.state import lang, tr
 from pages.parts.widgets import chart, vectors_chart
@@ -60,6 +61,8 @@ def dimension_names(d_model: int) -> list[str]:
 def curves_part(v: PositionalView) -> None:
     st.subheader(tr("positional.curves"))
     names = dimension_names(v.d_model)
+    if language_switched("positional.dims") and "positional.dims" in st.session_state:
+        st.session_state["positional.dims"] = st.session_state["positional.dims"]  # shown under the new labels
     dims = st.multiselect(
         tr("positional.dims"),
         range(v.d_model),
