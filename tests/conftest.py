@@ -1,16 +1,34 @@
-"""Markers by where a test lives: `apptest` for the pages run through Streamlit's AppTest, `slow` for the
-few that train or search at length (`pytest -m "not browser and not slow"` is the fast subset).
+"""Markers, put on every test here so that nobody has to remember them, and the fixtures of the page tests.
+
+Each test carries at least one of four markers, so `-m` picks a subset and the four subsets together are the
+whole suite:
+
+- `browser`: drives the real app in headless Chromium (every test under tests/browser/);
+- `apptest`: runs pages through Streamlit's AppTest: every test of tests/test_app_*.py and
+  test_hostile_apptest.py, marked here; a test elsewhere that opens a page carries the mark itself;
+- `slow`: takes more than a few seconds (training, long searches, evaluation) or builds the corpus in this
+  process (one to three minutes, once per process). A test module lists in SLOW_FIXTURES the fixtures of
+  its own that build the corpus or train; every test that uses one, directly or through another fixture, is
+  marked here; a test that does so itself carries the mark itself;
+- `unit`: none of the three, marked here. `python -m pytest -m unit` is the fast target (under two minutes
+  on two cores).
+
+A unit test that runs AppTest or builds the corpus fails at once, naming the marker it lacks, so the fast
+target stays fast: see _refuse_in_unit_tests.
 
 And the fixtures of a page's test module (tests/test_app_*.py), read from its PAGE, TEXT and DIRECTION: `at`,
 the page opened on that sentence, and `trace`, the model's trace of it, which the page's charts must equal."""
 
 from __future__ import annotations
 
+import importlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-SLOW_FILES = {"test_train.py", "test_load.py"}
+SLOW_FILES = {"test_load.py"}
+MARKERS = ("browser", "apptest", "slow")
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
@@ -18,15 +36,63 @@ def pytest_collection_modifyitems(config, items):
     browser = Path(__file__).parent / "browser"
     for item in items:
         name = Path(item.fspath).name
+        in_browser = browser in Path(item.fspath).parents  # tests/browser/conftest.py marks them `browser`
         if name.startswith("test_app_") or name == "test_hostile_apptest.py":
             item.add_marker(pytest.mark.apptest)
-        if name in SLOW_FILES:
+        slow_fixtures = set(getattr(getattr(item, "module", None), "SLOW_FIXTURES", ()))
+        if name in SLOW_FILES or slow_fixtures & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+        if not in_browser and not any(item.get_closest_marker(m) for m in MARKERS):
+            item.add_marker(pytest.mark.unit)
         # tests/run_all.sh runs the suite in two processes (pytest-xdist, --dist loadgroup): the browser
         # tests share one server and one Chromium, so they stay together; any other module stays whole, so
         # its module-scoped fixtures (an AppTest page, the corpus) are built once.
-        group = "browser" if browser in Path(item.fspath).parents else name
+        group = "browser" if in_browser else name
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+@contextmanager
+def _refuse_in_unit_tests(item):
+    """While a unit test (or its fixtures) runs, running AppTest or building the corpus fails it: it belongs
+    under `apptest` or `slow`, out of the fast target."""
+    if item.get_closest_marker("unit") is None:
+        yield
+        return
+
+    def refuse(what: str, marker: str):
+        def refused(*args, **kwargs):
+            pytest.fail(f"a unit test {what}: mark it @pytest.mark.{marker} (see tests/conftest.py)", pytrace=False)
+
+        return refused
+
+    patches = [
+        ("viz_model.corpus.assemble", None, "generate_pairs", refuse("builds the corpus", "slow")),
+        ("viz_model.corpus", None, "generate_pairs", refuse("builds the corpus", "slow")),
+        ("streamlit.testing.v1.app_test", "AppTest", "run", refuse("runs Streamlit's AppTest", "apptest")),
+    ]
+    saved = []
+    for module_name, class_name, attribute, replacement in patches:
+        owner = importlib.import_module(module_name)
+        owner = getattr(owner, class_name) if class_name else owner
+        saved.append((owner, attribute, owner.__dict__[attribute]))
+        setattr(owner, attribute, replacement)
+    try:
+        yield
+    finally:
+        for owner, attribute, original in saved:
+            setattr(owner, attribute, original)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with _refuse_in_unit_tests(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with _refuse_in_unit_tests(item):
+        return (yield)
 
 
 def pytest_configure(config):
@@ -37,7 +103,8 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """What the browser tests reported (server health, load-test figures), and where their screenshots are."""
+    """What the browser tests reported (server health, load-test figures) and the hostile AppTest timings, and
+    where the screenshots are."""
     from tests.browser.harness import REPORT_FILE, SCREENSHOTS
 
     if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):

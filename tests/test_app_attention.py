@@ -60,6 +60,7 @@ def test_compare_mode_shares_one_scale_and_shows_differences(at, trace):
     assert {t.get("coloraxis") for t in fig["data"]} == {"coloraxis"}
     assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(float(att.weights[[0, 2, 3]].max()), rel=1e-5)
     diffs = heatmap_panels(figure(at, "attention.difference"))
+    assert len(diffs) == len(head_differences(att.weights, [0, 2, 3])) > 0
     for shown, (_, _, expected) in zip(diffs, head_differences(att.weights, [0, 2, 3])):
         np.testing.assert_allclose(shown, expected, atol=1e-6)
 
@@ -167,5 +168,6 @@ def test_the_pronoun_view_counts_only_heads_that_look_at_a_word():
     found = pronoun_attention(translator().translate(COREFERENCE_SENTENCE, "en2zh").trace)
     caption = next(c.value for c in at.caption if "heads give no word" in c.value)
     assert f"{found.heads_on_no_word} heads give no word" in caption
+    assert found.votes(), "some head gives a word of the sentence its weight"
     for word, n in found.votes().items():
         assert f"{word} × {n}" in caption.replace("\\", "")

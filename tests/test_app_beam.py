@@ -130,8 +130,7 @@ def test_what_if_forces_the_chosen_token(at):
         for c in record.steps[0].candidates
         if c.token != EOS and c.hypothesis != record.best_path_nodes()[0].hypothesis
     ]
-    if not alternatives:
-        pytest.skip("the model left no alternative at step 1")
+    assert alternatives, "a beam of two keeps a second first word to force"
     chosen = alternatives[0]
     forced = translator().translate(TEXT, DIRECTION, SearchSettings(beam_width=2, max_len=10, prefix=(chosen.token,)))
     assert forced.output_tokens[0] == chosen.token
@@ -151,7 +150,8 @@ def test_bleu_against_the_corpus_reference(at):
     assert shown[t("metrics.col_total", "en")].tolist() == expected.totals
     assert any(f"BLEU = {expected.score:.4f}" in m.value for m in at.markdown)
     at.text_input(key="beam.reference").input(" ".join(output)).run()  # a typed reference
-    assert any("BLEU = 1.0000" in m.value for m in at.markdown) or len(output) < 4
+    assert len(output) >= 4  # a 4-gram to match: the course sentence's ten tokens
+    assert any("BLEU = 1.0000" in m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

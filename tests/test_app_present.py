@@ -17,6 +17,9 @@ PAGES = [
 ]
 
 
+OPENS_ON_TABLES = {"pages/tokens.py", "pages/metrics.py"}  # the token table, the metric tables
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_presentation_mode(page):
     at = open_app(page, text="I saw a saw.", present="true")
@@ -24,7 +27,12 @@ def test_presentation_mode(page):
     assert at.session_state["present"] is True
     assert at.toggle(key="present").value is True
     assert not at.expander[0].proto.expanded  # the explanation, folded
-    for fig in figures(at):  # Tokens and Metrics open on tables
+    drawn = figures(at)
+    if page in OPENS_ON_TABLES:
+        assert at.dataframe or at.table, "the page opens on its tables"
+    else:
+        assert drawn, "the page opens on a chart"
+    for fig in drawn:
         assert min(_font_sizes(fig)) >= 16
 
 

@@ -32,6 +32,7 @@ def test_embedding_heatmap_is_the_embedding_table_rows(case):
 def test_encoder_input_panels(case):
     at, result = case
     panels = heatmap_panels(figure(open_section(at, "section", "tokens.tab_input"), "tokens.input"))
+    assert len(panels) == len(encoder_input_parts(result.trace))
     for shown, expected in zip(panels, encoder_input_parts(result.trace)):
         np.testing.assert_allclose(shown, expected, atol=1e-4)
     np.testing.assert_allclose(panels[2], result.trace.source_input, atol=1e-4)

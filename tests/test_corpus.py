@@ -12,6 +12,9 @@ from viz_model.corpus.phrasebook import load_phrasebook
 from viz_model.model.detokenize import CAPITALS_FILE, detokenize
 from viz_model.model.tokenizer import Tokenizer, english_words
 
+# These build the corpus in this process (one to three minutes): tests/conftest.py marks every test using them `slow`.
+SLOW_FIXTURES = ("pairs", "splits", "tokenizer")
+
 
 @pytest.fixture(scope="module")
 def pairs():

@@ -109,6 +109,7 @@ def test_development_set_is_apart_from_the_everyday_set_and_in_both_directions()
     assert held_out_keys() == everyday_keys() | everyday_keys(DEV_FILE)
 
 
+@pytest.mark.slow  # builds the corpus
 def test_generated_corpus_leaves_out_everyday_sentences():
     banned = held_out_keys()
     pairs = corpus.corpus_pairs(0)
@@ -139,6 +140,7 @@ def test_lexicon_has_3000_frequent_english_words_with_chinese():
     assert verbs and all(len(w.forms) == 4 for w in verbs)
 
 
+@pytest.mark.slow  # builds the corpus
 def test_corpus_knows_everyday_words_and_phrases():
     pairs = corpus.corpus_pairs(0)
     en = Counter(t for p in pairs for t in p.en_tokens)

@@ -42,6 +42,7 @@ def test_heatmap_csv_equals_the_matrices():
     assert heatmap_csv(figures.bar_chart(["a"], [1.0], x_title="x", y_title="y")) is None
 
 
+@pytest.mark.apptest
 def test_every_chart_on_a_page_has_its_svg_and_csv_downloads():
     from tests.app_harness import chart_keys, open_app
 
@@ -52,6 +53,7 @@ def test_every_chart_on_a_page_has_its_svg_and_csv_downloads():
     assert "attention-heads-i-saw-a-saw" in spec.config  # the toolbar's image (PNG) file name
 
 
+@pytest.mark.apptest
 def test_a_chart_that_does_not_show_the_sentence_keeps_one_name():
     """The architecture diagram is the same for every sentence: its file name (and so its plotly config)
     stays the same when the sentence changes, and the browser does not redraw it."""
@@ -75,6 +77,7 @@ def _csv_sections(text: str) -> list[list[list[str]]]:
     return sections + [current]
 
 
+@pytest.mark.apptest
 def test_a_pages_csv_holds_the_models_attention_weights():
     """The CSV of the Attention page's charts, from the figures as drawn, against the model's own tensors:
     the heads heatmap (the head and the mean over heads) and the top-attended bar chart."""
@@ -130,9 +133,9 @@ def test_has_csv_says_whether_figure_csv_writes_anything():
     assert [has_csv(fig) for fig in examples] == [True, True, True, False, False]
 
 
+@pytest.mark.slow  # kaleido starts a headless browser to draw it (~5 s)
 def test_figure_svg_is_the_chart_as_a_vector_image():
-    pytest.importorskip("kaleido")
-    from viz_model.figures.export import figure_svg
+    from viz_model.figures.export import figure_svg  # kaleido is a requirement: missing, this fails
 
     fig = figures.heatmaps(
         np.eye(2)[None].astype(np.float32), ["0:苹果", "1:x"], ["a", "b"], y_title="q", x_title="k", value_name="v"

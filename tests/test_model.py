@@ -262,6 +262,7 @@ def test_forced_prefix_is_followed(tiny):
     source = tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len)
     prefix = tokenizer.ids(["锯子", "了"])
     record = beam_search(model, tokenizer, source.ids, beam_width=2, max_len=6, prefix=prefix)
+    assert record.hypotheses
     for h in record.hypotheses:
         assert h.tokens[:2] == ["锯子", "了"]
 

@@ -57,6 +57,7 @@ def test_the_palette_is_safe_and_complete():
     assert "#d62728" not in palette() and "#1f77b4" not in palette()  # plotly's red, blue
 
 
+@pytest.mark.apptest
 @pytest.mark.parametrize(
     "page, params", VIEWS, ids=[f"{p.split('/')[-1][:-3]}-{'-'.join(v.values()) or 'main'}" for p, v in VIEWS]
 )

@@ -6,6 +6,8 @@ from viz_model.lessons.references import find_reference
 
 
 def test_reference_lookup():
+    """The expected sides are the course's own pairs (viz_model.corpus.COURSE_SENTENCES), which the corpus
+    holds in its training split: find_reference reads the corpus, not the model."""
     assert find_reference("please buy an apple and an orange.", "en2zh") == "请买一个苹果和一个橙子。"
     assert find_reference("我看见了一把锯子。", "zh2en") == "I saw a saw."
     assert find_reference("  I  saw a saw ", "en2zh") == "我看见了一把锯子。"  # spaces, case, full stop aside

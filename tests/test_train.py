@@ -35,6 +35,10 @@ def _run(steps=60, arithmetic_first_steps=0):
     return model, tokenizer, card, lines
 
 
+# tiny_run builds the corpus and trains: tests/conftest.py marks every test using it `slow`.
+SLOW_FIXTURES = ("tiny_run",)
+
+
 @pytest.fixture(scope="module")
 def tiny_run():
     return _run(arithmetic_first_steps=2)  # both phases, both batch streams

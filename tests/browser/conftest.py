@@ -63,18 +63,6 @@ def _app_pages() -> list[AppPage]:
 APP_PAGES = _app_pages()
 
 
-def placeholder_texts() -> tuple[str, ...]:
-    from pages.parts.i18n import t
-
-    return tuple(t("common.coming_soon", lang) for lang in ("en", "zh"))
-
-
-def is_placeholder(session: Session) -> bool:
-    """The page is still the "coming soon" stub its engineer replaces."""
-    main = session.page.locator('[data-testid="stMain"]').inner_text()
-    return any(text in main for text in placeholder_texts())
-
-
 # ------------------------------------------------------------------------------------------ fixtures
 
 

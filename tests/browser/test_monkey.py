@@ -1,7 +1,7 @@
 """The short monkey test: seeded random actions on every page in both languages, nothing may break.
 
 The long version (300 actions a page and language) is `python tests/browser/monkey.py`. Every seed that
-ever found a failure is kept in REGRESSION_SEEDS and replayed here.
+ever found a failure is kept in REGRESSION_SEEDS and replayed here, beside the short run's own seeds.
 """
 
 import pytest
@@ -12,20 +12,28 @@ from tests.browser.monkey import run_monkey
 # A dozen actions a page and language keep the short version to a few minutes of the test command; the long
 # version covers the 300.
 ACTIONS = 12
+LANGUAGES = ("en", "zh")
 # (url path, language, seed, actions): seeds that once broke a page, replayed for ever.
 REGRESSION_SEEDS: list[tuple[str, str, int, int]] = []
 
+# One seed a page and language, then the regression seeds: never empty while the app has a page, so the
+# test always acts on something (an empty list would make pytest skip it and check nothing).
+RUNS: list[tuple[str, str, int, int]] = [
+    (page.url_path, lang, 7 + 31 * i + (lang == "zh"), ACTIONS)
+    for i, page in enumerate(APP_PAGES)
+    for lang in LANGUAGES
+] + REGRESSION_SEEDS
+RUN_IDS = [f"{path or 'home'}-{lang}-seed{seed}" for path, lang, seed, _ in RUNS]
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("app_page", APP_PAGES, ids=[p.section for p in APP_PAGES])
-def test_random_actions_break_nothing(new_session, app_page, lang):
-    seed = 7 + 31 * APP_PAGES.index(app_page) + (lang == "zh")
-    result = run_monkey(new_session(), app_page.url_path, seed, ACTIONS, lang)
-    assert len(result.actions) == ACTIONS, (result.actions, result.skipped)
-    assert not result.problems, result.report()
+
+def test_the_runs_visit_every_page_in_both_languages():
+    assert APP_PAGES, "the app has pages"
+    assert {(path, lang) for path, lang, _, _ in RUNS} == {(p.url_path, lang) for p in APP_PAGES for lang in LANGUAGES}
+    assert len(RUNS) == len(APP_PAGES) * len(LANGUAGES) + len(REGRESSION_SEEDS)
 
 
-@pytest.mark.parametrize("url_path, lang, seed, actions", REGRESSION_SEEDS)
-def test_seeds_that_once_failed(new_session, url_path, lang, seed, actions):
+@pytest.mark.parametrize("url_path, lang, seed, actions", RUNS, ids=RUN_IDS)
+def test_random_actions_break_nothing(new_session, url_path, lang, seed, actions):
     result = run_monkey(new_session(), url_path, seed, actions, lang)
+    assert len(result.actions) == actions, (result.actions, result.skipped)
     assert not result.problems, result.report()

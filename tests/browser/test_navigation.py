@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pages.parts.i18n import t
-from tests.browser.conftest import APP_PAGES, is_placeholder
+from tests.browser.conftest import APP_PAGES
 from tests.browser.harness import DRAWN_CHARTS, TABLES
 
 
@@ -39,7 +39,9 @@ def test_navigation_keeps_the_sentence(session, expected_translation):
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(
-    "page", [p for p in APP_PAGES if p.section in ("home", "attention", "beam")], ids=lambda p: p.section
+    "page",
+    [next(p for p in APP_PAGES if p.section == section) for section in ("home", "attention", "beam")],  # all three
+    ids=lambda p: p.section,
 )
 def test_page_url_reproduces_the_view_after_reload(session, page, expected_translation, screenshots):
     text, direction, lang = "我 看见 了 一 把 锯", "zh2en", "zh"
@@ -67,8 +69,6 @@ def _tree_snapshot(session) -> str:
 def test_beam_search_step_controls_move_the_tree(session, screenshots):
     page = next(p for p in APP_PAGES if p.section == "beam")
     session.open(page.url_path, text="please buy an apple and an orange", dir="en2zh")
-    if is_placeholder(session):
-        pytest.skip("pages/beam_search.py is still a placeholder")
     main = session.page.locator('[data-testid="stMain"]')
     session.page.wait_for_selector(DRAWN_CHARTS, timeout=30_000)  # the tree (drawn by a fragment)
     next_button = main.locator('[class*="st-key-"][class*="next"] button')
@@ -119,8 +119,6 @@ def test_a_section_draws_its_content_when_chosen(session, section, label_key, ch
     """Only the chosen section's content runs (pages.parts.widgets.sections): choosing one draws its charts."""
     page = next(p for p in APP_PAGES if p.section == section)
     session.open(page.url_path, text="An apple phone", dir="en2zh", lang="en")
-    if is_placeholder(session):
-        pytest.skip(f"{page.file} is still a placeholder")
     main = session.page.locator('[data-testid="stMain"]')
     choice = main.get_by_role("radiogroup", name=t("common.sections", "en")).get_by_role(
         "radio", name=t(label_key, "en")

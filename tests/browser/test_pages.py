@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser.conftest import APP_PAGES, is_placeholder
+from tests.browser.conftest import APP_PAGES
 from tests.browser.harness import DRAWN_CHARTS, TABLES
 
 # The sentence typed in each interface language (the zh interface translates Chinese to English).
@@ -56,8 +56,6 @@ def check_page(session, page, lang, text, direction, expected_translation):
 def test_page_in_browser(session, page, lang, screenshots, expected_translation):
     text, direction = TYPED[lang]
     session.open(page.url_path, lang=lang, dir=direction)
-    if is_placeholder(session):
-        pytest.skip(f"{page.file} is still a placeholder")
     assert session.type_sentence(text), "typing a sentence starts a run"
     session.screenshot(f"page-{page.section}-{lang}", screenshots)
     check_page(session, page, lang, text, direction, expected_translation)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import APP_PAGES
-from tests.browser.harness import CHART_DRAWN
+from tests.browser.harness import CHART_DRAWN, TABLES
 
 SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll(
     '[data-testid="stPlotlyChart"] .main-svg text')].filter(e => e.textContent.trim())
@@ -29,8 +29,12 @@ def test_presentation_mode_first_screen(new_session, page, screenshots):
     about = session.page.locator('[data-testid="stMain"] [data-testid="stExpander"] details').first
     if about.count():
         assert about.get_attribute("open") is None  # folded
-    if page.section in OPENS_ON_TABLES:
-        pytest.skip(f"{page.section} opens on tables, not a chart")
+    if page.section in OPENS_ON_TABLES:  # its first table starts on the first screen
+        table = session.page.locator(f'[data-testid="stMain"] :is({TABLES})').first
+        table.wait_for(timeout=30_000)
+        top = table.bounding_box()["y"]
+        assert top < 900, f"the first table starts at {top:.0f} px, below the first screen"
+        return
     # Every other page opens on a chart. Counted right after the first run, a chart whose plotly code is
     # still loading is not in the page yet, so the count would skip a page that has one: wait for it instead.
     session.page.locator(CHART_DRAWN).first.wait_for(timeout=30_000)
