@@ -12,11 +12,16 @@ from pages.parts.model_picker import model_picker, pretrained_picked
 from pages.parts.state import (
     MAX_TEXT_CHARS,
     catalogue_labels,
+    choose_direction,
+    chosen_direction,
+    direction_switch,
+    follow_typed_text,
     init_state,
     sentence,
     switch_direction,
     sync_url,
     tr,
+    undo_direction_switch,
     use_sentence,
 )
 from pages.parts.text import md
@@ -66,6 +71,7 @@ def sidebar() -> Translation | None:
             max_chars=MAX_TEXT_CHARS,
             help=tr("app.sentence_help"),
             placeholder=tr("app.sentence_placeholder"),
+            on_change=follow_typed_text,
         )
         st.radio(
             tr("app.direction"),
@@ -74,7 +80,9 @@ def sidebar() -> Translation | None:
             horizontal=True,
             format_func=catalogue_labels("app.dir_{}"),
             help=tr("app.direction_help"),
+            on_change=choose_direction,
         )
+        _direction_switch_notice()
         folded(tr("app.examples"), "examples", _example_buttons)
         model_picker()
         linked(st.toggle, tr("app.present"), key="present", help=tr("app.present_help"))
@@ -97,6 +105,22 @@ def sidebar() -> Translation | None:
     with st.sidebar:
         show_translation(result, compact=True)
     return result
+
+
+def _direction_switch_notice() -> None:
+    """After typing switched the direction: one line saying so and one click back."""
+    switched = direction_switch()
+    if switched is None:
+        return
+    label = catalogue_labels("app.dir_{}")
+    typed = tr(f"app.language_{DIRECTIONS[switched['to']][0]}")
+    st.caption(":material/swap_horiz: " + tr("app.direction_followed", language=typed, direction=label(switched["to"])))
+    st.button(
+        tr("app.direction_undo", direction=label(switched["from"])),
+        key="direction_undo",
+        on_click=undo_direction_switch,
+        icon=":material/undo:",
+    )
 
 
 def _example_buttons() -> None:
@@ -148,7 +172,7 @@ def show_translation(result: Translation, compact: bool = False) -> None:
         )
     text, direction = sentence()
     suggested = suggested_direction(text)
-    if suggested != direction:
+    if suggested != direction and chosen_direction(text) != direction:  # a direction chosen for this text stays
         source_language = DIRECTIONS[suggested][0]
         st.caption(tr("app.suggest_direction", language=tr(f"app.language_{source_language}")))
         st.button(tr("app.switch_direction"), key="switch_direction", on_click=switch_direction, args=(suggested,))

@@ -11,7 +11,7 @@ from pages.parts.cache import translator
 from pages.parts.i18n import normalise_language, t
 from pages.parts.text import md
 from viz_model.lessons.search_views import beam_default
-from viz_model.model.translator import normalise_direction, suggested_direction
+from viz_model.model.translator import normalise_direction, suggested_direction, typed_direction
 
 MAX_TEXT_CHARS = 1000  # the text box and the URL; the model reads ≤ max_len tokens
 DEFAULT_TEXT = "Please buy an apple and an orange."
@@ -117,7 +117,59 @@ def use_sentence(text: str, direction: str) -> None:
 
 
 def switch_direction(direction: str) -> None:
+    """on_click for a button that sets the direction: the reader's choice for the current text."""
     st.session_state["dir"] = direction
+    choose_direction()
+
+
+# The direction follows what the reader types (viz_model.model.translator.typed_direction) unless the reader
+# chose it for that text: by the direction radio after typing it, or by undoing a switch. One choice is kept:
+# (text, direction); a switch made by typing is kept to show its notice: {"text", "from", "to"}.
+CHOICE, SWITCHED = "_dir_choice", "_dir_switched"
+
+
+def chosen_direction(text: str) -> str | None:
+    """The direction the reader chose for exactly this text, or None."""
+    choice = st.session_state.get(CHOICE)
+    return choice[1] if choice and choice[0] == text else None
+
+
+def follow_typed_text() -> None:
+    """on_change of the sentence box: let the direction follow the typed text's script."""
+    state = st.session_state
+    text, before = state.get("text", ""), normalise_direction(state.get("dir"))
+    chosen = chosen_direction(text)
+    after = typed_direction(text, before, chosen)
+    state.pop(SWITCHED, None)
+    if after != before:
+        state["dir"] = after
+        if chosen is None:  # the script switched it: say so (the reader's own earlier choice needs no notice)
+            state[SWITCHED] = {"text": text, "from": before, "to": after}
+
+
+def choose_direction() -> None:
+    """on_change of the direction radio: the direction now set is the reader's choice for this text."""
+    state = st.session_state
+    state[CHOICE] = (state.get("text", ""), normalise_direction(state.get("dir")))
+    state.pop(SWITCHED, None)
+
+
+def direction_switch() -> dict | None:
+    """The switch typing the current text made ({"text", "from", "to"}), while text and direction are still
+    those; else None."""
+    switched = st.session_state.get(SWITCHED)
+    text, direction = sentence()
+    if switched and switched["text"] == text and switched["to"] == direction:
+        return switched
+    return None
+
+
+def undo_direction_switch() -> None:
+    """on_click of the notice's undo: the direction before the switch, kept as the choice for this text."""
+    switched = st.session_state.pop(SWITCHED, None)
+    if switched:
+        st.session_state["dir"] = switched["from"]
+        choose_direction()
 
 
 def follow_sentence(key: str, value: str, signature) -> None:

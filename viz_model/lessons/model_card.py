@@ -42,3 +42,34 @@ def _mean_percent(evaluation: dict, prefix: str) -> float | None:
     """Mean over both directions of a share, in percent; None when not measured."""
     values = [evaluation.get(f"{prefix}_{d}") for d in ("en2zh", "zh2en")]
     return None if None in values else 50 * (values[0] + values[1])
+
+
+def pretrained_card_rows(config: dict, parameters: int | None, tokenizer: str | None) -> list[tuple[str, str | None]]:
+    """(field, value) for the Home page's card of the pretrained encoder (MiniLM) picked in the sidebar, read
+    from its Hugging Face config (a dict), its parameter count and its tokenizer's kind ("WordPiece"), never
+    hard-coded: the tests load a tiny random BERT in its place. None where the model does not say."""
+
+    def number(value) -> str | None:
+        return f"{value:,}" if isinstance(value, int) else None
+
+    architectures = config.get("architectures") or []
+    return [
+        ("architecture", architectures[0] if architectures else config.get("model_type")),
+        ("layers", number(config.get("num_hidden_layers"))),
+        ("heads", number(config.get("num_attention_heads"))),
+        ("hidden", number(config.get("hidden_size"))),
+        ("d_ff", number(config.get("intermediate_size"))),
+        ("parameters", number(parameters)),
+        ("tokenizer", tokenizer),
+        ("vocabulary", number(config.get("vocab_size"))),
+        ("max_len", number(config.get("max_position_embeddings"))),
+    ]
+
+
+def encoder_facts(encoder) -> tuple[dict, int, str | None]:
+    """(config as a dict, parameter count, tokenizer kind) of a loaded `PretrainedEncoder`: what
+    `pretrained_card_rows` reads."""
+    backend = getattr(encoder.tokenizer, "backend_tokenizer", None)
+    kind = type(backend.model).__name__ if backend is not None else None
+    parameters = sum(p.numel() for p in encoder.model.parameters())
+    return encoder.config.to_dict(), int(parameters), kind

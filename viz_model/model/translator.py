@@ -6,6 +6,7 @@ so many sessions on many threads can use one `Translator`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,32 @@ def normalise_direction(direction: str | None, default: str = "en2zh") -> str:
 def suggested_direction(text: str) -> str:
     """Chinese characters in the text suggest zh→en, otherwise en→zh."""
     return "zh2en" if contains_chinese(text) else "en2zh"
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
+
+
+def text_script(text: str) -> str | None:
+    """ "zh" for text with Chinese characters and no Latin letter, "en" for text with Latin letters and no
+    Chinese character, None for mixed text and for text of neither (digits, emoji, marks, blank). Marks
+    alone decide nothing: English writes “ ” and … too."""
+    chinese = contains_chinese(text)
+    latin = _LATIN_LETTER.search(text) is not None
+    if chinese == latin:
+        return None
+    return "zh" if chinese else "en"
+
+
+def typed_direction(text: str, direction: str, chosen: str | None = None) -> str:
+    """The direction after the reader types `text` while `direction` is set: the one the reader chose for
+    this very text (`chosen`) if any, else the one its script implies (Chinese only → zh2en, Latin letters
+    only → en2zh), else (mixed, or digits and emoji only) `direction` unchanged."""
+    if chosen in DIRECTIONS:
+        return chosen
+    script = text_script(text)
+    if script is None:
+        return normalise_direction(direction)
+    return next(d for d, (source, _) in DIRECTIONS.items() if source == script)
 
 
 def output_tokens(record: SearchRecord) -> list[str]:
