@@ -13,7 +13,7 @@ from pages.parts.frame import frame
 from pages.parts.minilm import similarity_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.similarity_course import course_part
-from pages.parts.similarity_scoring import scoring_part
+from pages.parts.similarity_scoring import scaling_effect_part, scoring_part
 from pages.parts.state import catalogue_labels, tr
 from pages.parts.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
 from viz_model import figures
@@ -76,6 +76,8 @@ def sentence_part() -> None:
                 ),
                 key=f"similarity.{measure}",
             )
+            if measure == "scaled_dot":  # what ÷√d does to these rows' softmax, measured
+                scaling_effect_part(queries, keys, trace.source_labels)
 
         return draw
 
@@ -107,6 +109,7 @@ def sentence_part() -> None:
             ),
             key="similarity.softmax",
         )
+        scaling_effect_part(queries, keys, trace.source_labels)
 
     # Drawn only while its section is chosen: one figure per new sentence, not all four.
     views = {f"similarity.view_{m}": measure_part(m, title) for m, title in zip(measures, titles)}

@@ -28,7 +28,7 @@ NEIGHBOURS = 5
 
 frame()
 page_title("tokens")
-explanation("tokens")
+explanation("tokens.minilm" if pretrained_picked() else "tokens")  # WordPiece and learned positions, or ours
 if pretrained_picked():  # MiniLM's WordPiece pieces and vectors
     tokens_page()
     st.stop()
@@ -78,7 +78,7 @@ def map_part() -> None:
             coords,
             vocab,
             lesson.in_sentence(len(vocab), source.ids, source.tokens),
-            axis_titles=[tr("tokens.pc", i=i + 1) for i in range(n_components)],
+            axis_titles=[tr("tokens.pc_share", i=i + 1, share=float(ratio[i])) for i in range(n_components)],
             others_name=tr("tokens.vocabulary"),
             highlight_name=tr("tokens.sentence_words"),
         ),
@@ -88,19 +88,28 @@ def map_part() -> None:
 
 
 def neighbours_part() -> None:
+    def table(rows: list[str], found: list[list], key: str) -> None:  # one row per word, "word  (cos)" cells
+        cells = {tr("tokens.col_token"): rows}
+        for j in range(max(map(len, found), default=0)):
+            cells[tr("tokens.neighbour", i=j + 1)] = [
+                f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else "" for n in found
+            ]
+        st.dataframe(cells, hide_index=True, key=key)
+
     st.subheader(tr("tokens.neighbours"))
     positions = lesson.word_positions(source.tokens)
     if positions:
-        found = lesson.sentence_neighbours(
-            model.embedding_matrix(), model.tokenizer.vocab, [source.ids[p] for p in positions], k=NEIGHBOURS
-        )
-        table = {tr("tokens.col_token"): [f"{p}:{source.tokens[p]}" for p in positions]}
-        for j in range(NEIGHBOURS):
-            table[tr("tokens.neighbour", i=j + 1)] = [
-                f"{n[j].token}  ({n[j].cosine:.2f})" if j < len(n) else "" for n in found
-            ]
-        st.dataframe(table, hide_index=True, key="tokens.neighbours")
-    st.caption(tr("tokens.neighbours_caption"))
+        ids = [source.ids[p] for p in positions]
+        found = lesson.sentence_neighbours(model.embedding_matrix(), model.tokenizer.vocab, ids, k=NEIGHBOURS)
+        table([f"{p}:{source.tokens[p]}" for p in positions], found, "tokens.neighbours")
+    st.caption(tr("tokens.neighbours_caption") + " " + tr("tokens.neighbours_noisy", d=model.config.d_model))
+    layer = model.config.n_encoder_layers  # the encoder's last layer: each word's vector in this sentence
+    st.markdown(f"**{tr('tokens.context_neighbours', layer=layer)}**")
+    words, near = lesson.contextual_neighbours(result.trace, k=3)
+    if words:
+        near = [[lesson.Neighbour(f"{n.position}:{n.token}", n.cosine) for n in row] for row in near]
+        table([f"{p}:{source.labels[p]}" for p in words], near, "tokens.context_neighbours")
+    st.caption(tr("tokens.context_neighbours_caption", layer=layer))
 
 
 def input_part() -> None:

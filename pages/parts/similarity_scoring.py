@@ -1,5 +1,6 @@
 """The Similarity page's "Scoring functions" section: dot, scaled dot, bilinear and additive side by side for
-one query token over the sentence, on encoder layer 1's input vectors (`viz_model.lessons.scoring`)."""
+one query token over the sentence, on encoder layer 1's input vectors (`viz_model.lessons.scoring`); and what
+÷√d does to the sentence's softmax rows, measured (`viz_model.lessons.similarity.scaling_effect`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pages.parts.cache import translator
 from pages.parts.controls import head_picker, token_index
 from pages.parts.state import tr
 from pages.parts.text import md
-from pages.parts.widgets import chart, require_translation
+from pages.parts.widgets import chart, require_translation, whole_table_height
 from viz_model import figures
 from viz_model.lessons.scoring import SCORING_FUNCTIONS, head_scoring
+from viz_model.lessons.similarity import scaling_effect
 
 
 def scoring_part() -> None:
@@ -100,3 +102,37 @@ def scoring_part() -> None:
         ),
         key="similarity.scoring_v",
     )
+
+
+def scaling_effect_part(queries, keys, tokens: list[str]) -> None:
+    """The ÷√d effect on these vectors: each row's largest softmax weight and entropy with and without the
+    division, one line of means, then the table (one row per query token)."""
+    effect = scaling_effect(queries, keys)
+    means = effect.means()
+    st.markdown(
+        tr(
+            "similarity.scaling_summary",
+            scale=f"{effect.scale:.2f}",
+            largest_plain=f"{means['largest_plain']:.2f}",
+            largest_scaled=f"{means['largest_scaled']:.2f}",
+            entropy_plain=f"{means['entropy_plain']:.2f}",
+            entropy_scaled=f"{means['entropy_scaled']:.2f}",
+            uniform=f"{effect.uniform_entropy:.2f}",
+        )
+    )
+    number = st.column_config.NumberColumn(format="%.3f")
+    columns = {
+        "similarity.col_largest_plain": effect.largest_plain,
+        "similarity.col_largest_scaled": effect.largest_scaled,
+        "similarity.col_entropy_plain": effect.entropy_plain,
+        "similarity.col_entropy_scaled": effect.entropy_scaled,
+    }
+    st.dataframe(
+        {tr("similarity.col_query"): [f"{i}:{tok}" for i, tok in enumerate(tokens)]}
+        | {tr(key): values.tolist() for key, values in columns.items()},
+        hide_index=True,
+        column_config={tr(key): number for key in columns},
+        key="similarity.scaling",
+        height=whole_table_height(len(tokens)),
+    )
+    st.caption(tr("similarity.scaling_caption", n=effect.n_keys, uniform=f"{effect.uniform_entropy:.2f}"))

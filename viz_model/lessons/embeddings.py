@@ -15,6 +15,7 @@ from viz_model.model.tokenizer import SPECIAL_TOKENS, UNK
 from viz_model.model.trace import TranslationTrace
 
 from .projection import nearest_neighbours, pca
+from .similarity import cosine_similarity
 
 
 @dataclass
@@ -32,6 +33,32 @@ def sentence_neighbours(embedding: np.ndarray, vocab: list[str], ids: list[int],
         found = nearest_neighbours(embedding, int(i), k=k + len(special), exclude_self=True)
         out.append([Neighbour(vocab[j], c) for j, c in found if j not in special][:k])
     return out
+
+
+@dataclass
+class SentenceNeighbour:
+    position: int  # the neighbour's position in the sentence
+    token: str
+    cosine: float
+
+
+def contextual_neighbours(
+    trace: TranslationTrace, k: int = 3, layer: int = -1
+) -> tuple[list[int], list[list[SentenceNeighbour]]]:
+    """Nearest neighbours in context: the sentence's word positions, and for each the k other words of the same
+    sentence whose encoder-layer-`layer` outputs (the last layer by default) are closest by cosine, best first.
+
+    The vectors are the encoder's own, for this sentence, so a word's vector already carries its context; the
+    candidates are only the sentence's other words (special tokens left out), not the vocabulary."""
+    positions = word_positions(trace.source_tokens)
+    labels = trace.source_labels or trace.source_tokens
+    vectors = np.asarray(trace.encoder_layers[layer].output, dtype=np.float64)[positions]  # (W, d)
+    cos = cosine_similarity(vectors, vectors)
+    out = []
+    for row in range(len(positions)):
+        order = [j for j in np.argsort(-cos[row], kind="stable") if j != row][:k]
+        out.append([SentenceNeighbour(positions[j], labels[positions[j]], float(cos[row, j])) for j in order])
+    return positions, out
 
 
 def vocabulary_map(embedding: np.ndarray, n_components: int = 2) -> tuple[np.ndarray, np.ndarray]:

@@ -107,6 +107,54 @@ def similarity_matrices(queries: np.ndarray, keys: np.ndarray) -> SimilarityMatr
     )
 
 
+def entropy_bits(weights, axis: int = -1) -> np.ndarray:
+    """H = −Σ p·log₂ p of each row of probabilities, in bits (0·log 0 = 0): 0 for a one-hot row, log₂ n for a
+    uniform row over n entries."""
+    p = np.asarray(weights, dtype=np.float64)
+    logs = np.log2(np.where(p > 0, p, 1.0))  # log 1 = 0 where p = 0
+    return -np.sum(p * logs, axis=axis)
+
+
+@dataclass
+class ScalingEffect:
+    """What ÷√d does to the softmax rows of q·k, measured: for each query (row), the largest weight and the
+    entropy in bits of softmax(q·k) ("plain") and of softmax(q·k/√d) ("scaled"), each (n,)."""
+
+    largest_plain: np.ndarray
+    largest_scaled: np.ndarray
+    entropy_plain: np.ndarray
+    entropy_scaled: np.ndarray
+    scale: float  # √d
+    n_keys: int
+
+    @property
+    def uniform_entropy(self) -> float:
+        """log₂ m: the entropy of a row spread evenly over the m keys (the most a row can have)."""
+        return math.log2(self.n_keys)
+
+    def means(self) -> dict[str, float]:
+        """The four columns' means over the rows, keyed like the fields."""
+        return {
+            name: float(np.mean(getattr(self, name)))
+            for name in ("largest_plain", "largest_scaled", "entropy_plain", "entropy_scaled")
+        }
+
+
+def scaling_effect(queries, keys) -> ScalingEffect:
+    """Each row's largest softmax weight and entropy with and without ÷√d, for queries (n, d) and keys (m, d)."""
+    queries = _rows(queries)
+    plain = softmax(dot_similarity(queries, keys), axis=-1)
+    scaled = softmax(scaled_dot_similarity(queries, keys), axis=-1)
+    return ScalingEffect(
+        largest_plain=plain.max(axis=1),
+        largest_scaled=scaled.max(axis=1),
+        entropy_plain=entropy_bits(plain),
+        entropy_scaled=entropy_bits(scaled),
+        scale=math.sqrt(queries.shape[1]),
+        n_keys=plain.shape[1],
+    )
+
+
 # ---------------------------------------------------------------------- scoring functions (course §3)
 
 
