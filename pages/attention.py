@@ -3,7 +3,17 @@ one query token's top attended keys."""
 
 import streamlit as st
 
-from pages.parts.attention import LayerView, compare_view, grid_view, heads_view, layer_notes, pronoun_view, query_view
+from pages.parts.attention import (
+    LayerView,
+    compare_view,
+    follow_shared_view,
+    grid_view,
+    heads_view,
+    layer_notes,
+    pronoun_view,
+    query_view,
+    share_view,
+)
 from pages.parts.controls import attention_controls, choice
 from pages.parts.frame import frame
 from pages.parts.minilm_attention import attention_page
@@ -25,7 +35,9 @@ if result is None:
 
 kind, layer = attention_controls()
 layer_view = LayerView(result.trace, kind, layer)
+follow_shared_view("view", "mview")  # MiniLM's ?mview=pronoun opens the same view here
 view = choice(st.segmented_control, tr("attention.view"), tuple(VIEWS), "view", catalogue_labels("attention.view_{}"))
+share_view(view, "mview")
 VIEWS[view](layer_view)
 if view != "pronoun":
     layer_notes(layer_view)

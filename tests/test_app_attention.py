@@ -157,17 +157,18 @@ def test_the_grid_counts_positions_when_many_tokens_and_lists_them():
     assert figure(at, "attention.grid")["data"][0]["x"] == token_labels(tokens)
 
 
-def test_the_pronoun_view_counts_only_heads_that_look_at_a_word():
-    """The course sentence's "it": the caption's votes are the heads that give their word at least
-    LEAST_VOTE_WEIGHT, and the heads parked elsewhere (on the direction tag) are counted apart."""
+def test_the_pronoun_view_ranks_the_heads_and_counts_those_parked_on_the_tag():
+    """The course sentence's "it": the caption names the heads by the weight they give one word, ranked (no
+    vote), and counts apart the heads parking at least half the weight on the direction tag."""
     from viz_model.lessons.coreference import pronoun_attention
     from viz_model.lessons.pretrained_views import COREFERENCE_SENTENCE
 
     at = open_app(PAGE, text=COREFERENCE_SENTENCE)
     choose(at, kind="encoder_self", view="pronoun")
     found = pronoun_attention(translator().translate(COREFERENCE_SENTENCE, "en2zh").trace)
-    caption = next(c.value for c in at.caption if "heads give no word" in c.value)
-    assert f"{found.heads_on_no_word} heads give no word" in caption
-    assert found.votes(), "some head gives a word of the sentence its weight"
-    for word, n in found.votes().items():
-        assert f"{word} × {n}" in caption.replace("\\", "")
+    shown = [c.value.replace("\\", "") for c in at.caption]
+    top = found.focus[0]
+    line = f"layer {top.layer + 1} head {top.head + 1} → {top.word} {top.weight:.2f}"
+    assert any(line in c and "ranked" in c for c in shown)
+    assert any(f"{found.parked} of the {found.n_heads} heads park" in c and "<2zh>" in c for c in shown)
+    assert not any(" × " in c for c in shown)

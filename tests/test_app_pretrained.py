@@ -136,12 +136,18 @@ def test_side_by_side_on_one_colour_scale(minilm):
 
 
 def test_coreference_head_by_head(minilm):
+    """With a typed sentence holding no pronoun, the textbook sentence, said so: "it" → the best-ranked heads'
+    words, every layer × head, as output_attentions gives them."""
+    from viz_model.lessons.pretrained_views import pronoun_heads
+
     pieces, attention, _ = reference(minilm, COREFERENCE_SENTENCE)
     at = open_app("pages/attention.py", text=ENGLISH, model="minilm", mview="pronoun")
-    to_animal, to_street = heatmap_panels(figure(at, "attention.minilm_coreference"))
+    assert len(at.info) == 1 and COREFERENCE_SENTENCE in at.info[0].value.replace("\\", "")
+    panels = heatmap_panels(figure(at, "attention.minilm_coreference"))
     it = pieces.index("it")
-    np.testing.assert_allclose(to_animal, attention[:, :, it, pieces.index("animal")], atol=1e-5)
-    np.testing.assert_allclose(to_street, attention[:, :, it, pieces.index("street")], atol=1e-5)
+    targets = pronoun_heads(minilm.view(COREFERENCE_SENTENCE)).targets(4)
+    for panel, f in zip(panels, targets, strict=True):
+        np.testing.assert_allclose(panel, attention[:, :, it, pieces.index(f.word)], atol=1e-5)
 
 
 def test_step_by_step_from_q_and_k_equals_output_attentions(minilm):

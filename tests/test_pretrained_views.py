@@ -7,12 +7,12 @@ import pytest
 
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
-    COREFERENCE_SENTENCE,
     common_range,
     compare_positions,
-    coreference,
     cosine_matrix,
     head_step,
+    pronoun_heads,
+    pronoun_position,
     reads_english,
     shown_attention,
     special_share,
@@ -93,16 +93,40 @@ def test_special_share_is_the_mean_weight_on_cls_and_sep(model):
     assert special_share(model.view(TEXT)) == pytest.approx(total / (L * H * S), abs=1e-5)
 
 
-def test_coreference_reads_it_to_animal_and_street_in_every_head(model):
-    pieces, attention, _ = reference(model, COREFERENCE_SENTENCE)
-    found = coreference(model.view(COREFERENCE_SENTENCE))
-    it, animal, street = pieces.index("it"), pieces.index("animal"), pieces.index("street")
-    np.testing.assert_allclose(found.weights[0], attention[:, :, it, animal], atol=1e-6)
-    np.testing.assert_allclose(found.weights[1], attention[:, :, it, street], atol=1e-6)
-    votes = found.votes()
-    assert sum(votes.values()) == attention.shape[0] * attention.shape[1]
-    assert votes["animal"] == int((attention[:, :, it, animal] > attention[:, :, it, street]).sum())
-    assert coreference(model.view("no pronoun here")) is None
+DOG = "The dog didn't eat the food because it was sick."
+
+
+def test_pronoun_heads_rank_every_head_by_output_attentions(model):
+    """The typed sentence's "it": each head's favourite word (not "it", [CLS]/[SEP] or punctuation) and its
+    weight, ranked, and the heads parking at least half on [CLS]/[SEP], all from output_attentions."""
+    pieces, attention, _ = reference(model, DOG)
+    found = pronoun_heads(model.view(DOG))
+    it = pieces.index("it")
+    assert found.position == it and found.pronoun == "it"
+    np.testing.assert_allclose(found.weights, attention[:, :, it, :], atol=1e-6)
+    L, H = attention.shape[:2]
+    words = [j for j, p in enumerate(pieces) if j != it and p not in ("[CLS]", "[SEP]") and p[0].isalnum()]
+    expected = []
+    for layer in range(L):
+        for head in range(H):
+            best = max(words, key=lambda j: attention[layer, head, it, j])
+            expected.append((attention[layer, head, it, best], layer, head, pieces[best]))
+    expected.sort(key=lambda e: -e[0])
+    got = [(f.weight, f.layer, f.head, f.word) for f in found.focus]
+    assert [g[3] for g in got] == [e[3] for e in expected] and len(got) == L * H
+    np.testing.assert_allclose([g[0] for g in got], [e[0] for e in expected], atol=1e-6)
+    assert [g[0] for g in got] == sorted((g[0] for g in got), reverse=True)
+    special = [0, len(pieces) - 1]
+    assert found.parked == int((attention[:, :, it][..., special].sum(-1) >= 0.5).sum())
+    assert found.parking == ["[CLS]", "[SEP]"]
+    assert pronoun_heads(model.view("no pronoun here, nor its kin")) is None
+    for text, word in [("IT rains.", "it"), ("Then She left.", "she"), ("that is it", "that"), ("They came.", "they")]:
+        assert found_word(model, text) == word
+
+
+def found_word(model, text):
+    view = model.view(text)
+    return view.pieces[pronoun_position(view)].lower()
 
 
 def test_one_head_redone_from_q_and_k_equals_output_attentions(model):

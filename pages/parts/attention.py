@@ -16,11 +16,13 @@ from pages.parts.widgets import axis_titles, chart
 from viz_model import figures
 from viz_model.lessons.attention_notes import attention_sink, decoder_row_labels
 from viz_model.lessons.attention_views import head_differences, top_attended
-from viz_model.lessons.coreference import LEAST_VOTE_WEIGHT, pronoun_attention
+from viz_model.lessons.coreference import PronounAttention, pronoun_attention, translating_token
 from viz_model.model.trace import TranslationTrace
 
 GRID_NAMED_TOKENS = 6  # the all-layers grid names its tokens on the axes up to this many
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
+SHARED_VIEW = "pronoun"  # the view both models have: ?view=pronoun (ours) and ?mview=pronoun (MiniLM) agree
+RANKED_SHOWN = 8  # heads named in the pronoun view's ranking
 
 
 @dataclass
@@ -159,7 +161,8 @@ def query_view(v: LayerView) -> None:
 
 
 def pronoun_view(v: LayerView) -> None:
-    """The textbook picture: every encoder layer and head, the pronoun's row of weights over the source."""
+    """The textbook picture on the typed sentence: every encoder layer and head, the pronoun's row of weights
+    over the source, the heads ranked by the weight they give one word, and the output word translating it."""
     found = pronoun_attention(v.trace)
     if found is None:
         st.info(tr("attention.pronoun_none"), icon=":material/info:")
@@ -171,7 +174,7 @@ def pronoun_view(v: LayerView) -> None:
         )
         return
     L, H = found.weights.shape[:2]
-    rows = [tr("attention.layer_head", layer=f.layer + 1, h=f.head + 1) for f in found.focus]
+    rows = [tr("attention.layer_head", layer=layer + 1, h=head + 1) for layer in range(L) for head in range(H)]
     chart(
         figures.heatmaps(
             found.weights.reshape(L * H, -1)[None],
@@ -184,17 +187,69 @@ def pronoun_view(v: LayerView) -> None:
         ),
         key="attention.pronoun",
     )
-    votes = ", ".join(f"{md(word)} × {n}" for word, n in found.votes().items()) or "–"
+    pronoun_summary(found)
+    output = translating_token(v.trace, found.position)
+    if output is None:
+        return
+    L, H = output.weights.shape[:2]
+    heads = [tr("attention.layer_head", layer=layer + 1, h=head + 1) for layer in range(L) for head in range(H)]
+    row_label = decoder_row_labels(v.trace.target_tokens, v.trace.predicted_tokens)[output.row]
+    chart(
+        figures.heatmaps(
+            output.weights.reshape(L * H, -1)[None],
+            heads,
+            figures.token_labels(found.labels),
+            y_title=tr("attention.pronoun_output_rows"),
+            x_title=tr("axis.key_source"),
+            value_name=tr("axis.weight"),
+            panel_titles=[tr("attention.pronoun_output_title", row=row_label)],
+        ),
+        key="attention.pronoun_output",
+    )
+    layers = "; ".join(
+        tr("attention.pronoun_output_layer", layer=layer + 1, word=md(label), weight=f"{weight:.2f}")
+        for layer, _, label, weight in output.strongest(found.labels)
+    )
+    how = tr("attention.pronoun_how_named" if output.named else "attention.pronoun_how_aligned", word=md(found.pronoun))
+    st.caption(tr("attention.pronoun_output", word=md(found.pronoun), token=md(output.token), how=how, layers=layers))
+
+
+def pronoun_summary(found: PronounAttention) -> None:
+    """The heads ranked by the weight they give the pronoun's favourite word, and how many park it on the
+    direction tag or [CLS]/[SEP]."""
+    ranked = [
+        tr("attention.pronoun_head", layer=f.layer + 1, h=f.head + 1, word=md(f.word), weight=f"{f.weight:.2f}")
+        for f in found.focus[:RANKED_SHOWN]
+    ]
+    word = md(found.pronoun)
+    st.caption(
+        tr("attention.pronoun_ranked", word=word, shown=len(ranked), n=found.n_heads, ranked="; ".join(ranked) or "–")
+    )
     st.caption(
         tr(
-            "attention.pronoun_caption",
-            word=md(found.pronoun),
-            n=L * H,
-            votes=votes,
-            elsewhere=found.heads_on_no_word,
-            least=f"{LEAST_VOTE_WEIGHT:.1f}",
+            "attention.pronoun_parked",
+            word=word,
+            parked=found.parked,
+            n=found.n_heads,
+            sink=md("/".join(found.parking) or "–"),
         )
     )
+
+
+def follow_shared_view(key: str, other: str) -> None:
+    """Before the view choice `key`: when it is new (the first run after a model switch) and the other model's
+    choice `other` named the view both have, start there, so the page shows what the URL says."""
+    if key not in st.session_state and st.query_params.get(other) == SHARED_VIEW:
+        st.query_params[key] = SHARED_VIEW
+
+
+def share_view(chosen: str, other: str) -> None:
+    """After the view choice: the other model's URL parameter names the shared view exactly when this one does."""
+    if chosen == SHARED_VIEW:
+        if st.query_params.get(other) != SHARED_VIEW:
+            st.query_params[other] = SHARED_VIEW
+    elif st.query_params.get(other) == SHARED_VIEW:
+        del st.query_params[other]
 
 
 def layer_notes(v: LayerView) -> None:

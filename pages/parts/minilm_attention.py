@@ -1,24 +1,25 @@
 """The Attention heads page with the pretrained encoder (MiniLM) picked: one head beside the layer's mean,
-all 6 × 12 heads, our translator's encoder and MiniLM side by side on one colour scale, and what "it"
-attends to in the coreference sentence, head by head; [CLS]/[SEP] can be hidden with rows renormalised."""
+all 6 × 12 heads, our translator's encoder and MiniLM side by side on one colour scale, and what the typed
+sentence's pronoun attends to, head by head; [CLS]/[SEP] can be hidden with rows renormalised."""
 
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
+from pages.parts.attention import follow_shared_view, pronoun_summary, share_view
 from pages.parts.cache import pretrained_view, translator_view
 from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.minilm import model_view
-from pages.parts.state import catalogue_labels, sentence, tr
+from pages.parts.state import catalogue_labels, sentence, tr, use_sentence
 from pages.parts.text import md
 from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     COREFERENCE_SENTENCE,
     common_range,
-    coreference,
     head_and_layer_mean,
+    pronoun_heads,
     shown_attention,
     special_share,
     tile_heads,
@@ -57,9 +58,11 @@ def attention_page() -> None:
     if view is None:
         return
     left, right = st.columns([3, 1], vertical_alignment="bottom")
+    follow_shared_view("mview", "view")  # ?view=pronoun from our model's page opens the same view here
     chosen = choice(
         left.segmented_control, tr("attention.view"), VIEWS, "mview", catalogue_labels("pretrained.view_{}")
     )
+    share_view(chosen, "view")
     hide = linked(right.toggle, tr("pretrained.hide_special"), key="hide", help=tr("pretrained.hide_help"))
     labels, weights = shown_attention(view, hide)
     if chosen == "heads":
@@ -101,7 +104,7 @@ def attention_page() -> None:
     elif chosen == "side":
         side_by_side(view, hide)
     else:
-        coreference_part()
+        coreference_part(view)
     if chosen != "pronoun":
         st.caption(tr("pretrained.special_note", share=f"{special_share(view):.0%}"))
 
@@ -140,24 +143,36 @@ def _pair_map(where, labels: list[str], weights: np.ndarray, layer: int, head: i
         )
 
 
-def coreference_part() -> None:
-    """The classic sentence: the weight from "it" to "animal" and to "street", every layer × head."""
-    found = coreference(pretrained_view(COREFERENCE_SENTENCE))
-    if found is None:  # a model whose vocabulary splits these words
+def coreference_part(view: EncoderView) -> None:
+    """The pronoun of the typed sentence (else the textbook sentence, said so): its weight to the words the
+    best heads name, every layer × head, the heads ranked, and how many park it on [CLS]/[SEP]."""
+    found = pronoun_heads(view)
+    if found is None:
+        st.info(tr("pretrained.pronoun_fallback", sentence=md(COREFERENCE_SENTENCE)), icon=":material/info:")
+        st.button(
+            COREFERENCE_SENTENCE,
+            key="attention.minilm_pronoun_try",
+            on_click=use_sentence,
+            args=(COREFERENCE_SENTENCE, "en2zh"),
+        )
+        found = pronoun_heads(pretrained_view(COREFERENCE_SENTENCE))
+    if found is None or not found.focus:  # a model whose vocabulary splits the pronoun
         st.info(tr("pretrained.coreference_none"), icon=":material/info:")
         return
-    _, L, H = found.weights.shape
+    L, H = found.weights.shape[:2]
+    targets = found.targets(4)
     chart(
         figures.heatmaps(
-            found.weights,
+            np.stack([found.weights[:, :, f.position] for f in targets]),
             [str(i + 1) for i in range(L)],
             [str(h + 1) for h in range(H)],
             y_title=tr("common.layer"),
             x_title=tr("common.head"),
             value_name=tr("axis.weight"),
-            panel_titles=[f"{found.pronoun} → {t}" for t in found.targets],
+            panel_titles=[f"{found.pronoun} → {f.word}" for f in targets],
         ),
         key="attention.minilm_coreference",
     )
-    votes = ", ".join(f"{t} × {n}" for t, n in found.votes().items())
-    st.caption(tr("pretrained.coreference_caption", sentence=md(COREFERENCE_SENTENCE), n=L * H, votes=votes))
+    words = ", ".join(f"“{md(f.word)}”" for f in targets)
+    st.caption(tr("pretrained.coreference_caption", word=md(found.pronoun), words=words, n=L * H))
+    pronoun_summary(found)

@@ -1,6 +1,6 @@
 """What the pages show of a pretrained encoder (MiniLM) and of our translator's encoder read the same way,
 as plain data from an `EncoderView`: one layer's heads with or without [CLS]/[SEP], how much attention
-lands on them, both models' heads on one colour scale, the coreference sentence head by head, learned
+lands on them, both models' heads on one colour scale, a pronoun's row in every head, learned
 against sinusoidal positions, and one head's attention redone from its captured Q and K."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from viz_model.lessons.coreference import PRONOUNS, PronounAttention, rank_heads
 from viz_model.model.positional import sinusoidal_encoding
 from viz_model.model.pretrained import EncoderView
 
 MODELS = ("translator", "minilm")  # the sidebar's picker; the URL says ?model=minilm
 APPLE_WORD, APPLE_TEXTS = "apple", ("an apple and an orange", "an apple phone")
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
-COREFERENCE_PRONOUN, COREFERENCE_TARGETS = "it", ("animal", "street")
 ENGLISH_EXAMPLE = COREFERENCE_SENTENCE
 POSITIONS_SHOWN = 40
 
@@ -90,31 +90,25 @@ def tile_heads(weights: np.ndarray, labels: list[str]) -> TiledHeads:
     return TiledHeads(matrix, axis("L", L), axis("H", H))
 
 
-@dataclass
-class Coreference:
-    """Weight from the pronoun to each target word in every layer and head: (targets, L, H)."""
-
-    pronoun: str
-    targets: tuple[str, ...]
-    weights: np.ndarray
-
-    def votes(self) -> dict[str, int]:
-        """How many heads give the most weight to each target."""
-        best = self.weights.argmax(axis=0).ravel()
-        return {t: int((best == i).sum()) for i, t in enumerate(self.targets)}
+def pronoun_position(view: EncoderView) -> int | None:
+    """The first piece that is a pronoun (it, he, she, they, this, that; any case) as a whole word: not a
+    "##" continuation, not followed by one. None when there is none."""
+    pieces = view.pieces
+    for i, piece in enumerate(pieces):
+        whole = not view.special[i] and (i + 1 == len(pieces) or not pieces[i + 1].startswith("##"))
+        if whole and piece.lower() in PRONOUNS:
+            return i
+    return None
 
 
-def coreference(
-    view: EncoderView, pronoun: str = COREFERENCE_PRONOUN, targets: tuple[str, ...] = COREFERENCE_TARGETS
-) -> Coreference | None:
-    """The pronoun's weights to the targets (first occurrences) in every layer × head; None when one of the
-    words is not a single piece of the text."""
-    found = [view.piece_positions(word) for word in (pronoun, *targets)]
-    if not all(found):
+def pronoun_heads(view: EncoderView, position: int | None = None) -> PronounAttention | None:
+    """The pronoun's row in every layer × head, heads ranked by the weight they give one word (not the pronoun,
+    [CLS]/[SEP] or punctuation; a word's "##" pieces count), and the heads parking it on [CLS]/[SEP]."""
+    position = pronoun_position(view) if position is None else position
+    if position is None:
         return None
-    query, keys = found[0][0], [positions[0] for positions in found[1:]]
-    weights = view.attention[:, :, query, :][:, :, keys]  # (L, H, targets)
-    return Coreference(pronoun, tuple(targets), np.moveaxis(weights, -1, 0))
+    words = np.array([not s and p.lstrip("#")[:1].isalnum() for p, s in zip(view.pieces, view.special)])
+    return rank_heads(view.attention[:, :, position, :], list(view.labels), position, words, view.special)
 
 
 def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
