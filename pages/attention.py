@@ -19,7 +19,7 @@ from pages.parts.frame import frame
 from pages.parts.minilm_attention import attention_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.state import catalogue_labels, tr
-from pages.parts.widgets import explanation, page_title, require_translation
+from pages.parts.widgets import explanation, page_title, require_translation, slide_row
 
 VIEWS = {"heads": heads_view, "compare": compare_view, "grid": grid_view, "query": query_view, "pronoun": pronoun_view}
 
@@ -36,7 +36,13 @@ if result is None:
 kind, layer = attention_controls()
 layer_view = LayerView(result.trace, kind, layer)
 follow_shared_view("view", "mview")  # MiniLM's ?mview=pronoun opens the same view here
-view = choice(st.segmented_control, tr("attention.view"), tuple(VIEWS), "view", catalogue_labels("attention.view_{}"))
+view = choice(
+    slide_row("view", VIEWS).segmented_control,
+    tr("attention.view"),
+    tuple(VIEWS),
+    "view",
+    catalogue_labels("attention.view_{}"),
+)
 share_view(view, "mview")
 VIEWS[view](layer_view)
 if view != "pronoun":

@@ -3,6 +3,7 @@
 
 import pytest
 
+from pages.parts.minilm_attention import VIEWS as MINILM_VIEWS
 from tests.app_harness import errors, figures, open_app
 from tests.test_figures import _font_sizes
 
@@ -44,6 +45,26 @@ def test_previous_and_next_move_through_the_sections():
     at.button(key="section.previous").click().run()
     at.button(key="section.previous").click().run()
     assert at.session_state["section"] == "step.tab_block"  # round the end
+
+
+@pytest.mark.parametrize(
+    ("model", "key", "views"),
+    [("", "view", ["heads", "compare", "grid", "query", "pronoun"]), ("minilm", "mview", list(MINILM_VIEWS))],
+)
+def test_previous_and_next_move_through_the_attention_views(model, key, views):
+    """Attention heads has views, not sections: the same buttons step through them, for either model, and
+    the URL follows."""
+    params = {"model": model} if model else {}
+    at = open_app(
+        "pages/attention.py", text="The dog didn't eat the food because it was sick.", present="true", **params
+    )
+    assert at.session_state[key] == views[0]
+    at.button(key=f"{key}.next").click().run()
+    assert errors(at) == [] and at.session_state[key] == views[1]
+    assert at.query_params[key] == views[1]
+    at.button(key=f"{key}.previous").click().run()
+    at.button(key=f"{key}.previous").click().run()
+    assert errors(at) == [] and at.session_state[key] == views[-1]  # round the end
 
 
 def test_without_presentation_the_explanation_is_open_and_no_section_buttons():

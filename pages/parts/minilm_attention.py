@@ -13,7 +13,7 @@ from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.minilm import model_view
 from pages.parts.state import catalogue_labels, sentence, tr, use_sentence
 from pages.parts.text import md
-from pages.parts.widgets import chart
+from pages.parts.widgets import chart, slide_row
 from viz_model import figures
 from viz_model.lessons.pretrained_views import (
     COREFERENCE_SENTENCE,
@@ -60,7 +60,11 @@ def attention_page() -> None:
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     follow_shared_view("mview", "view")  # ?view=pronoun from our model's page opens the same view here
     chosen = choice(
-        left.segmented_control, tr("attention.view"), VIEWS, "mview", catalogue_labels("pretrained.view_{}")
+        slide_row("mview", VIEWS, left).segmented_control,
+        tr("attention.view"),
+        VIEWS,
+        "mview",
+        catalogue_labels("pretrained.view_{}"),
     )
     share_view(chosen, "view")
     hide = linked(right.toggle, tr("pretrained.hide_special"), key="hide", help=tr("pretrained.hide_help"))

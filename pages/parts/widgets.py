@@ -61,20 +61,26 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
         required=True,
         label_visibility="collapsed",
     )
-    row = st
-    if presenting():  # a teacher clicks through the sections like slides
-        back, row, forward = st.columns([1, 10, 1], vertical_alignment="center")
-        for column, name, arrow, step in ((back, "previous", "back", -1), (forward, "next", "forward", 1)):
-            column.button(
-                "",
-                key=f"{key}.{name}",
-                icon=f":material/arrow_{arrow}:",
-                help=tr(f"common.{name}"),
-                on_click=_move_section,
-                args=(key, names, step),
-            )
-    chosen = choice(row.segmented_control, tr("common.sections"), names, **kwargs)
+    chosen = choice(slide_row(key, names).segmented_control, tr("common.sections"), names, **kwargs)
     parts.get(chosen, next(iter(parts.values())))()
+
+
+def slide_row(key: str, names, where=st):
+    """Where a choice among `names` (state key `key`) is drawn: in presentation mode between Previous and
+    Next buttons, so a teacher clicks through a page's sections or views like slides; else `where` itself."""
+    if not presenting():
+        return where
+    back, row, forward = where.columns([1, 10, 1], vertical_alignment="center")
+    for column, name, arrow, step in ((back, "previous", "back", -1), (forward, "next", "forward", 1)):
+        column.button(
+            "",
+            key=f"{key}.{name}",
+            icon=f":material/arrow_{arrow}:",
+            help=tr(f"common.{name}"),
+            on_click=_move_section,
+            args=(key, list(names), step),
+        )
+    return row
 
 
 def _move_section(key: str, names: list[str], step: int) -> None:
