@@ -160,6 +160,25 @@ def query_view(v: LayerView) -> None:
     )
 
 
+def heads_rows_chart(weights, source_labels: list[str], y_title: str, title: str, key: str) -> None:
+    """One query's row in every layer and head, (L, H, S), as one heatmap: a row per "layer l · head h", a
+    column per source token."""
+    L, H = weights.shape[:2]
+    rows = [tr("attention.layer_head", layer=layer + 1, h=head + 1) for layer in range(L) for head in range(H)]
+    chart(
+        figures.heatmaps(
+            weights.reshape(L * H, -1)[None],
+            rows,
+            figures.token_labels(source_labels),
+            y_title=y_title,
+            x_title=tr("axis.key_source"),
+            value_name=tr("axis.weight"),
+            panel_titles=[title],
+        ),
+        key=key,
+    )
+
+
 def pronoun_view(v: LayerView) -> None:
     """The textbook picture on the typed sentence: every encoder layer and head, the pronoun's row of weights
     over the source, the heads ranked by the weight they give one word, and the output word translating it."""
@@ -173,38 +192,24 @@ def pronoun_view(v: LayerView) -> None:
             args=(COREFERENCE_SENTENCE, "en2zh"),
         )
         return
-    L, H = found.weights.shape[:2]
-    rows = [tr("attention.layer_head", layer=layer + 1, h=head + 1) for layer in range(L) for head in range(H)]
-    chart(
-        figures.heatmaps(
-            found.weights.reshape(L * H, -1)[None],
-            rows,
-            figures.token_labels(found.labels),
-            y_title=tr("attention.pronoun_rows"),
-            x_title=tr("axis.key_source"),
-            value_name=tr("axis.weight"),
-            panel_titles=[tr("attention.pronoun_title", word=found.pronoun)],
-        ),
-        key="attention.pronoun",
+    heads_rows_chart(
+        found.weights,
+        found.labels,
+        tr("attention.pronoun_rows"),
+        tr("attention.pronoun_title", word=found.pronoun),
+        "attention.pronoun",
     )
     pronoun_summary(found)
     output = translating_token(v.trace, found.position)
     if output is None:
         return
-    L, H = output.weights.shape[:2]
-    heads = [tr("attention.layer_head", layer=layer + 1, h=head + 1) for layer in range(L) for head in range(H)]
     row_label = decoder_row_labels(v.trace.target_tokens, v.trace.predicted_tokens)[output.row]
-    chart(
-        figures.heatmaps(
-            output.weights.reshape(L * H, -1)[None],
-            heads,
-            figures.token_labels(found.labels),
-            y_title=tr("attention.pronoun_output_rows"),
-            x_title=tr("axis.key_source"),
-            value_name=tr("axis.weight"),
-            panel_titles=[tr("attention.pronoun_output_title", row=row_label)],
-        ),
-        key="attention.pronoun_output",
+    heads_rows_chart(
+        output.weights,
+        found.labels,
+        tr("attention.pronoun_output_rows"),
+        tr("attention.pronoun_output_title", row=row_label),
+        "attention.pronoun_output",
     )
     layers = "; ".join(
         tr("attention.pronoun_output_layer", layer=layer + 1, word=md(label), weight=f"{weight:.2f}")
