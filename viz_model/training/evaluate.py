@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from viz_model import corpus
+from viz_model.corpus import coreference
 from viz_model.corpus.evalset import (
     DEV_FILE,
     EVERYDAY_FILE,
@@ -116,9 +117,51 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
     ]
     result["coreference_heldout_accuracy"] = round(sum(coref) / max(1, len(coref)), 4)
     result["coreference_test_sentences"] = len(coref)
+    result.update(evaluate_classics(model, tokenizer, splits["train"], beam_width, log))
+    result.update(evaluate_coreference_by_kind(model, tokenizer, beam_width, log))
     result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log, training_pairs=splits["train"]))
     result["seconds"] = round(time.time() - start, 1)
     log(f"evaluation: {json.dumps(result, ensure_ascii=False)}")
+    return result
+
+
+def evaluate_classics(model, tokenizer, training_pairs, beam_width=EVAL_BEAM_WIDTH, log=print) -> dict:
+    """The classroom classics the model was trained on, each direction: translated exactly, case and final
+    punctuation aside? Empty for a model trained without them."""
+    classics = [p for p in training_pairs if p.origin == "classics"]
+    if not classics:
+        return {}
+    result, misses = {}, []
+    for direction in ("en2zh", "zh2en"):
+        right = 0
+        for pair, text, lang, reference in _examples(classics, direction):
+            out = detokenize(translate_tokens(model, tokenizer, text, lang, beam_width), lang)
+            if normalise(out) == normalise(detokenize(reference, lang)):
+                right += 1
+            else:
+                misses.append(f"{text} → {out}")
+        result[f"classics_exact_{direction}"] = f"{right}/{len(classics)}"
+    log(f"classics exact: {result['classics_exact_en2zh']} en→zh, {result['classics_exact_zh2en']} zh→en")
+    result["classics_misses"] = misses
+    return result
+
+
+def evaluate_coreference_by_kind(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print) -> dict:
+    """Held-out coreference by kind (nouns and deciding words never in coreference training): is the referent
+    after 因为 the reference's, and is the main clause right (exactly, or a listed variant)?"""
+    pairs = coreference.held_out_pairs()
+    referent = main = 0
+    for p in pairs:
+        out = translate_tokens(model, tokenizer, detokenize(list(p.phrase.en), "en"), "zh", beam_width)
+        referent += named_referent(out) == p.referent
+        clause = "".join(out[: out.index("，")]) if "，" in out else ""
+        main += clause in coreference.main_clause_variants(p.main_clause)
+    result = {
+        "coreference_by_kind_referent_accuracy": round(referent / len(pairs), 4),
+        "coreference_by_kind_main_clause_accuracy": round(main / len(pairs), 4),
+        "coreference_by_kind_sentences": len(pairs),
+    }
+    log(f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, main clause {main / len(pairs):.0%}")
     return result
 
 
@@ -265,6 +308,17 @@ def evaluate_everyday(
     return result
 
 
+def training_splits(card: dict, tokenizer) -> dict:
+    """The splits the model in `card` was trained on: the corpus's, plus the continuation's pairs in training
+    when the card records a continuation."""
+    from viz_model.corpus.continuation import continuation_splits
+
+    splits = corpus.split_corpus(corpus.corpus_pairs())
+    if "continuation" in card:
+        splits = continuation_splits(splits, tokenizer, card["continuation"]["seed"])
+    return splits
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Evaluate the shipped Attention Lab model on its test set.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -290,7 +344,7 @@ def main(argv=None):
     elif args.everyday_only:
         result = evaluate_everyday(model, tokenizer, log=log)
     else:
-        result = evaluate(model, tokenizer, log=log)
+        result = evaluate(model, tokenizer, training_splits(card, tokenizer), log=log)
     if args.update_card:
         card["evaluation"] = {**card.get("evaluation", {}), **result}
         path = Path(args.model_dir) / checkpoint.CARD_FILE

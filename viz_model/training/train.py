@@ -1,4 +1,4 @@
-"""Train the shipped translator from scratch: `python -m viz_model.training.train`.
+"""Train the shipped translator from scratch: `python -m viz_model.training.train` (or continue it: `--continue-from`).
 
 Deterministic from a seed on CPU: the corpus, the batch order and the initial weights all come from it.
 Prints steps, loss, tokens/s and, every so often, validation BLEU; writes assets/model/ at the end.
@@ -365,7 +365,27 @@ def main(argv=None):
         default=Path("artifacts/train_state.pt"),
         help="resumable training state, written every 500 steps; an existing one is resumed",
     )
+    parser.add_argument(
+        "--continue-from",
+        type=Path,
+        default=None,
+        help="continue a trained model (e.g. assets/model) on the corpus with the classics and coreference by "
+        "kind added, instead of training from scratch (viz_model/training/continuation.py)",
+    )
     args = parser.parse_args(argv)
+    if args.continue_from is not None:
+        from .continuation import ContinuationConfig, continue_training
+
+        steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
+        continue_training(
+            args.continue_from,
+            ContinuationConfig(steps=steps, seed=args.seed, threads=args.threads, train_pairs=args.train_pairs),
+            model_dir=args.out,
+            run_evaluation=not args.no_eval,
+            log=lambda line: print(line, flush=True),
+            state_file=args.state,
+        )
+        return
     cfg = TrainConfig(
         steps=args.steps,
         seed=args.seed,

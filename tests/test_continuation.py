@@ -1,0 +1,197 @@
+"""The continuation phase and what it adds: the classroom classics, coreference by kind, a grown vocabulary.
+
+Unit tests read the files and the generator; the slow ones build the corpus (the continuation's splits, two
+short runs that must be equal) or translate with the shipped model (every classic exact, coreference by kind
+on its held-out split).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+import torch
+
+from viz_model import corpus
+from viz_model.corpus import coreference
+from viz_model.corpus.continuation import (
+    continuation_pairs,
+    continuation_splits,
+    extended_tokenizer,
+    load_classics,
+    new_tokens,
+)
+from viz_model.corpus.everyday import COREF_FRAMES
+from viz_model.corpus.evalset import DEV_FILE, held_out_keys, load_everyday, normalise
+from viz_model.model import checkpoint
+from viz_model.model.tokenizer import Tokenizer
+from viz_model.training.continuation import ContinuationConfig, continue_training, extended_model, learning_rate
+
+SLOW_FIXTURES = ("splits",)
+
+
+# ---- the classics file ----------------------------------------------------------------------------------
+def test_classics_are_many_sourced_and_one_translation_each():
+    rows = load_classics()
+    assert len(rows) >= 150
+    assert all(en and zh and source for en, zh, source in rows)
+    english = Counter(normalise(en) for en, _, _ in rows)
+    chinese = Counter(normalise(zh) for _, zh, _ in rows)
+    assert max(english.values()) == 1 and max(chinese.values()) == 1
+    # The kinds the issue names are there: the paper's title, a pangram, a garden path, Winograd pairs, a
+    # saying with its fixed Chinese.
+    texts = {en: zh for en, zh, _ in rows}
+    assert texts["Attention is all you need."] and texts["Time flies like an arrow."] == "光阴似箭。"
+    sources = " ".join(source.lower() for _, _, source in rows)
+    for kind in ("pangram", "garden path", "winograd", "proverb", "chomsky"):
+        assert kind in sources, kind
+    assert sum("winograd" in s.lower() for _, _, s in rows) >= 20
+
+
+def test_classics_share_no_sentence_with_any_evaluation_set():
+    banned = held_out_keys()
+    assert banned  # the filter is real: the everyday and development sets are read
+    leaked = [en for en, zh, _ in load_classics() if normalise(en) in banned or normalise(zh) in banned]
+    assert not leaked, leaked
+    for pair in load_everyday() + load_everyday(DEV_FILE):
+        assert normalise(pair.en) not in {normalise(en) for en, _, _ in load_classics()}
+
+
+# ---- coreference by kind --------------------------------------------------------------------------------
+def _old_frame_words() -> set[str]:
+    words = set()
+    for frame in COREF_FRAMES:
+        for key in ("subjects", "objects"):
+            words |= {en for en, _ in frame[key]}
+        for key in ("subject_adjs", "object_adjs"):
+            words |= {f"too {en}" for en, _ in frame[key]}
+    return words
+
+
+def test_held_out_coreference_is_disjoint_from_training_by_noun_and_deciding_word():
+    held = coreference.held_out_pairs()
+    train = coreference.training_pairs()
+    assert len(held) >= 100 and len(train) >= 1000
+    held_words = {w for p in held for w in (p.subject, p.object, p.word)}
+    train_words = {w for p in train for w in (p.subject, p.object, p.word)}
+    assert not held_words & train_words
+    assert not held_words & _old_frame_words()  # the older frames are coreference training too
+    # Nor does any Winograd classic (coreference training too) use a held-out noun or deciding word.
+    winograd = [en.lower() for en, _, source in load_classics() if "winograd" in source.lower()]
+    assert len(winograd) >= 20
+    for word in held_words:
+        assert not [en for en in winograd if re.search(rf"\b{word}\b", en)], word
+    # Both readings of every noun pair, in held-out and training alike.
+    for pairs in (held, train):
+        readings: dict[tuple, set] = {}
+        for p in pairs:
+            readings.setdefault((p.phrase.en[1], p.subject, p.object), set()).add(p.reading)
+        assert all(r == {"subject", "object"} for r in readings.values())
+
+
+def test_coreference_chinese_follows_the_convention():
+    """Subject reading: 它; object reading: the object's noun, never 它."""
+    for p in coreference.held_out_pairs()[:60] + coreference.training_pairs()[:60]:
+        zh = " ".join(p.phrase.zh)
+        if p.reading == "subject":
+            assert p.referent == "它"
+        else:
+            obj = zh.split(" ， ")[0].split()[-1]
+            assert p.referent == obj != "它"
+
+
+def test_main_clause_variants_list_the_reference_and_its_equals():
+    assert coreference.main_clause_variants("狮子没吃沙拉") == {"狮子没吃沙拉", "狮子没有吃沙拉"}
+    assert "吉他放不下篮子" in coreference.main_clause_variants("吉他放不进篮子")
+    assert "狮子吃沙拉" not in coreference.main_clause_variants("狮子没吃沙拉")
+
+
+# ---- a vocabulary that grows without moving anything -----------------------------------------------------
+def test_extended_tokenizer_appends_and_keeps_every_id():
+    base = Tokenizer(["<pad>", "<bos>", "<eos>", "<unk>", "<2zh>", "<2en>", "the", "cat", "。", "猫"])
+    texts = [("The cat sat.", "猫坐着。", "classics", "classics")]
+    added = new_tokens(base, texts)
+    assert added == sorted({"sat", ".", "坐", "着"})
+    grown = Tokenizer(base.vocab + added)
+    assert all(grown.token_to_id[t] == i for i, t in enumerate(base.vocab))
+    assert not grown.split("The cat sat.")[1] and not grown.split("猫坐着。")[1]
+
+
+def test_extended_model_computes_what_the_shipped_model_did_on_old_tokens():
+    model, tokenizer, _ = checkpoint.load()
+    grown = extended_model(model, len(tokenizer) + 7, seed=0).eval()
+    src = torch.tensor([tokenizer.encode_source("I saw a saw.", "zh", model.config.max_len).ids])
+    dec = torch.tensor([[tokenizer.bos_id, tokenizer.token_to_id["我"]]])
+    with torch.no_grad():
+        old, new = model(src, dec), grown(src, dec)
+    assert new.shape[-1] == old.shape[-1] + 7
+    torch.testing.assert_close(new[..., : old.shape[-1]], old)
+
+
+def test_continuation_learning_rate_warms_up_then_decays_to_its_floor():
+    cfg = ContinuationConfig(steps=1000, warmup_steps=100)
+    assert learning_rate(0, cfg) == pytest.approx(cfg.peak_lr / 100)
+    assert learning_rate(99, cfg) == pytest.approx(cfg.peak_lr)
+    assert learning_rate(999, cfg) == pytest.approx(cfg.peak_lr * cfg.final_lr_fraction, rel=1e-3)
+
+
+# ---- slow: the splits, the runs, the shipped model --------------------------------------------------------
+@pytest.fixture(scope="module")
+def splits():
+    _, tokenizer, card = checkpoint.load()
+    base = corpus.split_corpus(corpus.corpus_pairs())
+    return base, continuation_splits(base, tokenizer, card.get("continuation", {}).get("seed", 0)), tokenizer
+
+
+def test_continuation_adds_to_training_only_and_keeps_one_translation_per_sentence(splits):
+    base, grown, tokenizer = splits
+    assert grown["validation"] == base["validation"] and grown["test"] == base["test"]
+    added = [p for p in grown["train"] if p.origin in ("classics", "coreference-kinds")]
+    assert len([p for p in added if p.origin == "classics"]) == len(load_classics())
+    held = {normalise(s) for name in ("validation", "test") for p in base[name] for s in (p.en, p.zh)}
+    assert not [p for p in added if normalise(p.en) in held or normalise(p.zh) in held]
+    banned = held_out_keys()
+    assert not [p for p in grown["train"] if normalise(p.en) in banned or normalise(p.zh) in banned]
+    english = Counter(normalise(p.en) for p in grown["train"])
+    for p in added:
+        assert english[normalise(p.en)] == 1, p.en  # a base pair with another translation gave way
+    held_out = {" ".join(p.phrase.en) for p in coreference.held_out_pairs()}
+    assert not [p for p in grown["train"] if " ".join(p.en_tokens) in held_out]
+    assert continuation_pairs(tokenizer)  # the shipped tokenizer reads every added pair
+
+
+def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_path):
+    cfg = ContinuationConfig(steps=3, batch_size=8, train_pairs=300, threads=1, warmup_steps=1)
+    runs = [
+        continue_training(checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False)[0]
+        for _ in range(2)
+    ]
+    first, second = (r.state_dict() for r in runs)
+    assert all(torch.equal(first[k], second[k]) for k in first)
+    start, _, _ = checkpoint.load()
+    assert not torch.equal(first["encoder_layers.0.attention.w_q.weight"], start.state_dict()["encoder_layers.0.attention.w_q.weight"])
+
+
+@pytest.mark.slow
+def test_every_classic_translates_exactly():
+    from viz_model.training.evaluate import evaluate_classics
+
+    model, tokenizer, card = checkpoint.load()
+    base = corpus.split_corpus(corpus.corpus_pairs())
+    train = continuation_splits(base, tokenizer, card["continuation"]["seed"])["train"]
+    result = evaluate_classics(model, tokenizer, train, log=lambda *_: None)
+    n = len(load_classics())
+    assert result["classics_exact_en2zh"] == f"{n}/{n}", result["classics_misses"][:10]
+    assert result["classics_exact_zh2en"] == f"{n}/{n}", result["classics_misses"][:10]
+
+
+@pytest.mark.slow
+def test_coreference_by_kind_generalises_to_held_out_nouns_and_words():
+    from viz_model.training.evaluate import evaluate_coreference_by_kind
+
+    model, tokenizer, _ = checkpoint.load()
+    result = evaluate_coreference_by_kind(model, tokenizer, log=lambda *_: None)
+    assert result["coreference_by_kind_sentences"] >= 100
+    assert result["coreference_by_kind_referent_accuracy"] >= 0.90
+    assert result["coreference_by_kind_main_clause_accuracy"] >= 0.80

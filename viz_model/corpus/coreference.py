@@ -1,0 +1,184 @@
+"""Coreference by kind: "The lion didn't eat the salad because it was sick / too sour."
+
+Who "it" is depends on what the deciding word can describe: an animal can be sick, tired or too slow; a dish
+can be too sour; a basket can be too small. Each frame draws its subject and object nouns from a kind
+(animals, dishes, drinks, things that are carried or put away, containers, ways), and its deciding words from
+properties of each kind (tiredness, illness, fullness; temperature, taste; size, width, weight), so the model
+learns "it" from the adjective, not from memorised nouns. Every pair of nouns comes in both readings.
+
+Convention (the model card says it too): when "it" is the first clause's subject the Chinese says 它; when
+"it" is the object, the Chinese names the object (因为沙拉太酸了), since 它 would be read as the subject.
+
+Held out: the nouns and deciding words in `HELD_OUT` never occur in a training pair, here or in the older
+frames of `everyday.COREF_FRAMES`, so the held-out split measures whether the rule generalises.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .grammar.phrases import Ph, ph
+
+# ---- nouns by kind: (English, Chinese) --------------------------------------------------------------------
+ANIMALS = [
+    ("dog", "狗"), ("cat", "猫"), ("horse", "马"), ("bird", "鸟"), ("rabbit", "兔子"), ("monkey", "猴子"),
+    ("pig", "猪"), ("cow", "牛"), ("tiger", "老虎"), ("elephant", "大象"), ("duck", "鸭子"), ("sheep", "羊"),
+    ("mouse", "老鼠"), ("bear", "熊"), ("fox", "狐狸"), ("frog", "青蛙"), ("snake", "蛇"), ("kitten", "小猫"),
+    ("lion", "狮子"), ("panda", "熊猫"), ("deer", "鹿"), ("wolf", "狼"), ("camel", "骆驼"),
+]  # fmt: skip
+DISHES = [
+    ("food", "食物"), ("meat", "肉"), ("soup", "汤"), ("rice", "米饭"), ("bread", "面包"), ("noodles", "面条"),
+    ("pizza", "披萨"), ("candy", "糖"), ("chocolate", "巧克力"), ("sandwich", "三明治"), ("potato", "土豆"),
+    ("egg", "鸡蛋"), ("cheese", "奶酪"), ("fruit", "水果"),
+    ("salad", "沙拉"), ("steak", "牛排"), ("dumplings", "饺子"), ("cookie", "饼干"),
+]  # fmt: skip
+DRINKS = [("coffee", "咖啡"), ("milk", "牛奶"), ("water", "水"), ("cola", "可乐"), ("juice", "果汁"), ("tea", "茶")]
+CARRIED = [
+    ("book", "书"), ("computer", "电脑"), ("ball", "球"), ("bottle", "瓶子"), ("toy", "玩具"), ("coat", "外套"),
+    ("laptop", "笔记本电脑"), ("umbrella", "伞"), ("clock", "钟"), ("chair", "椅子"), ("tv", "电视"),
+    ("cup", "杯子"), ("bowl", "碗"), ("stone", "石头"),
+    ("guitar", "吉他"), ("mirror", "镜子"), ("lamp", "灯"), ("painting", "画"),
+]  # fmt: skip
+CONTAINERS = [
+    ("box", "盒子"), ("bag", "包"), ("suitcase", "行李箱"), ("car", "车"), ("drawer", "抽屉"), ("room", "房间"),
+    ("backpack", "背包"), ("pocket", "口袋"), ("truck", "卡车"), ("boat", "船"), ("tent", "帐篷"),
+    ("basket", "篮子"), ("fridge", "冰箱"), ("closet", "衣柜"),
+]  # fmt: skip
+WAYS = [
+    ("street", "马路"), ("road", "路"), ("river", "河"), ("bridge", "桥"), ("field", "田野"), ("highway", "高速公路"),
+    ("park", "公园"), ("square", "广场"),
+    ("lake", "湖"), ("forest", "森林"),
+]  # fmt: skip
+
+# ---- deciding words by property: (English after "was", Chinese after the referent) ---------------------------
+# Animals' states: tiredness, fullness, illness, fear, age, speed, strength.
+ANIMAL_STATES = [
+    ("too tired", "太 累 了"), ("too full", "太 饱 了"), ("sick", "病 了"), ("too scared", "太 害怕 了"),
+    ("too old", "太 老 了"), ("too lazy", "太 懒 了"), ("too sad", "太 难过 了"),
+    ("too sleepy", "太 困 了"), ("too weak", "太 弱 了"),
+]  # fmt: skip
+TASTES = [
+    ("too hot", "太 烫 了"), ("too cold", "太 凉 了"), ("too spicy", "太 辣 了"), ("too salty", "太 咸 了"),
+    ("too hard", "太 硬 了"), ("too sweet", "太 甜 了"),
+    ("too sour", "太 酸 了"), ("too bitter", "太 苦 了"),
+]  # fmt: skip
+SIZES = [("too big", "太 大 了"), ("too long", "太 长 了"), ("too wide", "太 宽 了"), ("too tall", "太 高 了"), ("too thick", "太 厚 了")]
+ROOM = [("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了")]
+WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了"), ("too massive", "太 大 了")]
+WAY_TRAITS = [
+    ("too wide", "太 宽 了"), ("too long", "太 长 了"), ("too dangerous", "太 危险 了"), ("too dark", "太 黑 了"),
+    ("too deep", "太 深 了"), ("too crowded", "太 拥挤 了"),
+]  # fmt: skip
+SPEEDS = [("too fast", "太 快 了"), ("too smart", "太 聪明 了")]
+
+
+@dataclass(frozen=True)
+class Frame:
+    en: str  # with {s}, {o}, {a}
+    zh: str  # with {s}, {o}, {it}, {a}
+    subjects: list
+    objects: list
+    subject_words: list  # deciding words that can only describe the subject
+    object_words: list  # ... only the object
+
+
+FRAMES = [
+    Frame("the {s} didn't eat the {o} because it was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
+          ANIMALS, DISHES, ANIMAL_STATES, TASTES),
+    Frame("the {s} didn't drink the {o} because it was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
+          ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in ("too hard", "too salty", "too spicy")]),
+    Frame("the {s} didn't fit in the {o} because it was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
+          CARRIED, CONTAINERS, SIZES, ROOM),
+    Frame("the {s} couldn't carry the {o} because it was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",
+          ANIMALS, CARRIED + CONTAINERS[:3], [w for w in ANIMAL_STATES if w[0] != "too full"], WEIGHTS),
+    Frame("the {s} didn't cross the {o} because it was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
+          ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
+    Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
+          ANIMALS, ANIMALS, [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了")], SPEEDS),
+]  # fmt: skip
+
+# Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
+HELD_OUT_NOUNS = {"lion", "panda", "deer", "wolf", "camel", "salad", "steak", "dumplings", "cookie", "juice", "tea",
+                  "guitar", "mirror", "lamp", "painting", "basket", "fridge", "closet", "lake", "forest"}  # fmt: skip
+HELD_OUT_WORDS = {"too sleepy", "too weak", "too sour", "too bitter", "too tall", "too thick", "too short",
+                  "too massive", "too deep", "too crowded", "too smart", "too fat"}  # fmt: skip
+TRAINING_PAIRS_PER_FRAME = 450
+
+
+@dataclass(frozen=True)
+class CorefPair:
+    phrase: Ph
+    reading: str  # "subject" or "object"
+    subject: str  # English nouns and deciding word, to check the held-out split
+    object: str
+    word: str
+
+    @property
+    def main_clause(self) -> str:
+        """The Chinese before the comma: what the first clause must come out as."""
+        return "".join(self.phrase.zh[: self.phrase.zh.index("，")])
+
+    @property
+    def referent(self) -> str:
+        """The Chinese right after 因为: 它 (the subject) or the object's noun."""
+        return self.phrase.zh[self.phrase.zh.index("因为") + 1]
+
+
+def _all_pairs(frame: Frame):
+    for s_en, s_zh in frame.subjects:
+        for o_en, o_zh in frame.objects:
+            if s_en == o_en:
+                continue
+            for reading, words, it in (("subject", frame.subject_words, "它"), ("object", frame.object_words, o_zh)):
+                for w_en, w_zh in words:
+                    en = frame.en.format(s=s_en, o=o_en, a=w_en)
+                    zh = frame.zh.format(s=s_zh, o=o_zh, a=w_zh, it=it)
+                    yield CorefPair(ph(en, zh), reading, s_en, o_en, w_en)
+
+
+def _held_out(p: CorefPair) -> bool:
+    return p.subject in HELD_OUT_NOUNS and p.object in HELD_OUT_NOUNS and p.word in HELD_OUT_WORDS
+
+
+def _touches_held_out(p: CorefPair) -> bool:
+    return p.subject in HELD_OUT_NOUNS or p.object in HELD_OUT_NOUNS or p.word in HELD_OUT_WORDS
+
+
+def training_pairs(seed: int = 0) -> list[CorefPair]:
+    """A seeded sample of each frame's pairs that use no held-out noun or word, both readings of each noun pair
+    kept together."""
+    rng = random.Random(f"coreference-kinds-{seed}")
+    out = []
+    for frame in FRAMES:
+        pool = [p for p in _all_pairs(frame) if not _touches_held_out(p)]
+        by_nouns: dict[tuple[str, str], list[CorefPair]] = {}
+        for p in pool:
+            by_nouns.setdefault((p.subject, p.object), []).append(p)
+        chosen = 0
+        for nouns in rng.sample(sorted(by_nouns), len(by_nouns)):
+            if chosen >= TRAINING_PAIRS_PER_FRAME:
+                break
+            subject = rng.choice([p for p in by_nouns[nouns] if p.reading == "subject"])
+            obj = rng.choice([p for p in by_nouns[nouns] if p.reading == "object"])
+            out += [subject, obj]
+            chosen += 2
+    return out
+
+
+def held_out_pairs() -> list[CorefPair]:
+    """Every pair whose two nouns and deciding word are all held out: both readings of each noun pair."""
+    return [p for frame in FRAMES for p in _all_pairs(frame) if _held_out(p)]
+
+
+# Ways of writing a main clause that are as right as the reference's: 没 and 没有 before a verb, 放不进 and
+# 放不下 for "didn't fit in", 搬不动 and 拿不动 for "couldn't carry".
+_MAIN_CLAUSE_VARIANTS = [("没", "没有"), ("放不进", "放不下"), ("搬不动", "拿不动"), ("追不上", "抓不到")]
+
+
+def main_clause_variants(clause: str) -> set[str]:
+    """The reference main clause and its listed variants."""
+    out = {clause}
+    for a, b in _MAIN_CLAUSE_VARIANTS:
+        out |= {c.replace(a, b, 1) for c in out if a in c and b not in c}
+    return out
