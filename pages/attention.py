@@ -19,7 +19,7 @@ from pages.parts.frame import frame
 from pages.parts.minilm_attention import attention_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.state import catalogue_labels, tr
-from pages.parts.widgets import explanation, page_title, require_translation, slide_row
+from pages.parts.widgets import explanation, page_title, require_translation, settings_area, slide_row
 
 VIEWS = {"heads": heads_view, "compare": compare_view, "grid": grid_view, "query": query_view, "pronoun": pronoun_view}
 
@@ -33,7 +33,8 @@ result = require_translation()
 if result is None:
     st.stop()
 
-kind, layer = attention_controls()
+with settings_area():
+    kind, layer = attention_controls()
 layer_view = LayerView(result.trace, kind, layer)
 follow_shared_view("view", "mview")  # MiniLM's ?mview=pronoun opens the same view here
 view = choice(

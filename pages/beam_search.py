@@ -17,8 +17,8 @@ from pages.parts.cache import translator
 from pages.parts.controls import linked
 from pages.parts.frame import frame
 from pages.parts.model_picker import translator_only
-from pages.parts.state import tr
-from pages.parts.widgets import chart, explanation, page_title, require_sentence, sections
+from pages.parts.state import presenting, tr
+from pages.parts.widgets import chart, explanation, heading, page_title, require_sentence, sections, settings_area
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
     VOCAB,
@@ -37,7 +37,7 @@ def sentence_part() -> None:
         return
     text, direction = typed
     config = translator().config
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3 = settings_area().columns(3)
     width = linked(c1.slider, tr("beam.width"), 1, 8, DEFAULT_BEAM_WIDTH, key="width", help=tr("beam.width_help"))
     alpha = linked(
         c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha", help=tr("beam.alpha_help")
@@ -48,17 +48,23 @@ def sentence_part() -> None:
     settings = SearchSettings(beam_width=width, length_penalty=alpha, max_len=max_len)
     record = search_record(text, direction, settings)
     output, output_text = translator().output(record, direction)
-    st.markdown(f"**{tr('beam.output')}**")
-    st.text(output_text or "∅")
+
+    def show_output() -> None:
+        label, shown = st.columns([1, 5]) if presenting() else (st, st)  # one line on a projector
+        label.markdown(f"**{tr('beam.output_short' if presenting() else 'beam.output')}**")
+        shown.text(output_text or "∅")
+
+    if not presenting():  # on a projector under the chart, which then starts on the first screen
+        show_output()
     language = DIRECTIONS[direction][1]
 
     def tree_part() -> None:
-        st.subheader(tr("beam.tree"))
+        heading(tr("beam.tree"))
         step_view(text, direction, settings)
         st.caption(tr("beam.tree_caption"))
 
     def hypotheses_part() -> None:
-        st.subheader(tr("beam.hypotheses"))
+        heading(tr("beam.hypotheses"))
         hypotheses_table(record, language)
         compare_greedy(text, direction, settings, record, language)
 
@@ -73,6 +79,8 @@ def sentence_part() -> None:
             "beam.part_bleu": lambda: bleu_part(text, direction, output),
         },
     )
+    if presenting():
+        show_output()
 
 
 def course_part() -> None:

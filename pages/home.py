@@ -8,18 +8,35 @@ from pages.parts.minilm import or_message
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.sidebar import show_translation
 from pages.parts.state import link_params, presenting, sentence, tr
-from pages.parts.widgets import chart, explanation, folded, page_title
+from pages.parts.widgets import chart, explanation, folded, heading, page_title
 from viz_model import figures
 from viz_model.lessons.model_card import encoder_facts, model_card_rows, pretrained_card_rows
 
 frame()
-page_title("home")
+page_title("home", has_settings=False)
 explanation("home")
 
 model = translator()
+
+
+def architecture() -> None:
+    heading(tr("home.architecture"))
+    arch_labels = {name: tr(f"home.arch_{name}") for name in figures.ARCHITECTURE_PARTS}
+    chart(
+        architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
+        key="home.architecture",
+        of_sentence=False,
+    )
+    st.caption(tr("home.architecture_caption"))
+    if facts is not None:
+        st.caption(tr("pretrained.home_architecture", layers=facts[0].get("num_hidden_layers", "?")))
+
+
 text, direction = sentence()
 minilm = or_message(pretrained) if pretrained_picked() else None  # None after its message when it cannot load
 facts = encoder_facts(minilm) if minilm is not None else None
+if presenting():  # on a projector the architecture comes first, on the first screen
+    architecture()
 left, right = st.columns([1, 1], gap="large")
 with left:
     st.subheader(tr("home.current"))
@@ -70,13 +87,6 @@ with right:
             st.subheader(card_title)
             model_card()
 
-st.subheader(tr("home.architecture"))
-arch_labels = {name: tr(f"home.arch_{name}") for name in figures.ARCHITECTURE_PARTS}
-chart(
-    architecture_figure(arch_labels, model.config.n_encoder_layers, model.config.n_decoder_layers),
-    key="home.architecture",
-    of_sentence=False,
-)
-st.caption(tr("home.architecture_caption"))
-if facts is not None:
-    st.caption(tr("pretrained.home_architecture", layers=facts[0].get("num_hidden_layers", "?")))
+
+if not presenting():
+    architecture()

@@ -19,7 +19,7 @@ from pages.parts.positional import (
     table_part,
 )
 from pages.parts.state import sentence, tr
-from pages.parts.widgets import explanation, page_title, sections
+from pages.parts.widgets import explanation, page_title, sections, settings_area
 from viz_model.lessons.positional_views import COURSE_D_MODEL, COURSE_WORDS, default_dims, positional_table
 
 MAX_D_MODEL, MAX_LENGTH = 512, 200
@@ -45,20 +45,24 @@ config = translator().config
 text, direction = sentence()
 result = None if translator().is_empty(text) else translate(text, direction)
 
-left, middle, right = st.columns([2, 2, 2])
-d_model = linked(left.slider, tr("positional.d_model"), 4, MAX_D_MODEL, min(config.d_model, MAX_D_MODEL), key="d")
-length = linked(middle.slider, tr("positional.length"), 2, MAX_LENGTH, min(config.max_len, MAX_LENGTH), key="len")
-with right:
-    st.button(
-        tr("positional.course_button"), key="positional.course", on_click=_set_course_example, icon=":material/school:"
-    )
-    st.button(
-        tr("positional.model_button", d=config.d_model),
-        key="positional.model_size",
-        on_click=_set_model_size,
-        icon=":material/memory:",
-        disabled=d_model == config.d_model,
-    )
+with settings_area():
+    left, middle, right = st.columns([2, 2, 2])
+    d_model = linked(left.slider, tr("positional.d_model"), 4, MAX_D_MODEL, min(config.d_model, MAX_D_MODEL), key="d")
+    length = linked(middle.slider, tr("positional.length"), 2, MAX_LENGTH, min(config.max_len, MAX_LENGTH), key="len")
+    with right:
+        st.button(
+            tr("positional.course_button"),
+            key="positional.course",
+            on_click=_set_course_example,
+            icon=":material/school:",
+        )
+        st.button(
+            tr("positional.model_button", d=config.d_model),
+            key="positional.model_size",
+            on_click=_set_model_size,
+            icon=":material/memory:",
+            disabled=d_model == config.d_model,
+        )
 
 # Dimensions chosen for a larger d_model no longer exist; a stale or foreign value resets the choice.
 if any(not isinstance(j, int) or j >= d_model for j in st.session_state.get("positional.dims") or []):

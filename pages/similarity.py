@@ -15,7 +15,16 @@ from pages.parts.model_picker import pretrained_picked
 from pages.parts.similarity_course import course_part
 from pages.parts.similarity_scoring import scaling_effect_part, scoring_part
 from pages.parts.state import catalogue_labels, tr
-from pages.parts.widgets import axis_titles, chart, explanation, page_title, require_translation, sections
+from pages.parts.widgets import (
+    axis_titles,
+    chart,
+    explanation,
+    lead,
+    page_title,
+    require_translation,
+    sections,
+    settings_area,
+)
 from viz_model import figures
 from viz_model.lessons.embeddings import SIMILARITY_SOURCES, similarity_vectors
 from viz_model.lessons.similarity import SimilarityMatrices, similarity_matrices
@@ -32,25 +41,26 @@ def sentence_part() -> None:
         return
     trace = result.trace
     config = translator().config
-    left, middle, right = st.columns([3, 1, 2])
-    source = choice(
-        left.segmented_control,
-        tr("similarity.source"),
-        SIMILARITY_SOURCES,
-        "source",
-        catalogue_labels("similarity.source_{}"),
-        default="embedding",
-    )
-    layer = head = 0
-    if source != "embedding":
-        layer = layer_picker(middle, config.n_encoder_layers)
-    if source == "qk":
-        head = head_picker(config.n_heads, right)
+    with settings_area():
+        left, middle, right = st.columns([3, 1, 2])
+        source = choice(
+            left.segmented_control,
+            tr("similarity.source"),
+            SIMILARITY_SOURCES,
+            "source",
+            catalogue_labels("similarity.source_{}"),
+            default="embedding",
+        )
+        layer = head = 0
+        if source != "embedding":
+            layer = layer_picker(middle, config.n_encoder_layers)
+        if source == "qk":
+            head = head_picker(config.n_heads, right)
     queries, keys = similarity_vectors(trace, source, layer, head)
     matrices = similarity_matrices(queries, keys)
     labels = figures.token_labels(trace.source_labels)
     y_title, x_title = axis_titles("encoder_self")
-    st.caption(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
+    lead(tr(f"similarity.source_caption_{source}", layer=layer + 1, h=head + 1, d=queries.shape[1]))
     measures = SimilarityMatrices.MEASURES
     titles = [tr(f"similarity.measure_{m}") for m in measures]
 
@@ -58,12 +68,12 @@ def sentence_part() -> None:
         # One measure at a time, full width: its numbers stay readable in longer sentences, and a teacher
         # steps through the three as the course does. Each has its own colour scale (signed, ±max|value|).
         def draw() -> None:
-            st.caption(
+            lead(
                 f"**{title}**: "
                 + tr(f"similarity.measure_{measure}_caption", scale=f"{matrices.scale:.2f}", d=queries.shape[1])
             )
             if not figures.values_fit(len(labels), len(labels)):
-                st.caption(tr("similarity.hover_for_values"))
+                lead(tr("similarity.hover_for_values"))
             chart(
                 figures.heatmaps(
                     matrices.matrix(measure),
@@ -85,7 +95,7 @@ def sentence_part() -> None:
         # The three row softmaxes side by side on one scale, where it shows that ÷√d flattens the rows.
         readable = len(labels) <= MAX_TOKENS_WITH_VALUES  # three panels across: numbers only if they fit
         scaled = matrices.softmax["scaled_dot"]
-        st.caption(
+        lead(
             tr(
                 "similarity.softmax_rows_caption",
                 scale=f"{matrices.scale:.2f}",
@@ -95,7 +105,7 @@ def sentence_part() -> None:
             )
         )
         if not readable:
-            st.caption(tr("similarity.hover_for_values"))
+            lead(tr("similarity.hover_for_values"))
         chart(
             figures.heatmaps(
                 np.stack([matrices.softmax[m] for m in measures]),

@@ -8,12 +8,13 @@ from pages.parts.frame import frame
 from pages.parts.state import catalogue_labels, tr
 from pages.parts.step_by_step import course_mode, toy_mode
 from pages.parts.step_model import model_mode
-from pages.parts.widgets import explanation, page_title
+from pages.parts.widgets import explanation, page_title, settings_area
 
 frame()
 page_title("step")
 explanation("step")
-mode = choice(
-    st.segmented_control, tr("step.mode"), ("model", "course", "toy"), "mode", catalogue_labels("step.mode_{}")
-)
+with settings_area():
+    mode = choice(
+        st.segmented_control, tr("step.mode"), ("model", "course", "toy"), "mode", catalogue_labels("step.mode_{}")
+    )
 {"model": model_mode, "course": course_mode, "toy": toy_mode}[mode]()

@@ -18,12 +18,11 @@ from viz_model.corpus import coreference
 from viz_model.corpus.continuation import (
     continuation_pairs,
     continuation_splits,
-    extended_tokenizer,
     load_classics,
     new_tokens,
 )
-from viz_model.corpus.everyday import COREF_FRAMES
 from viz_model.corpus.evalset import DEV_FILE, held_out_keys, load_everyday, normalise
+from viz_model.corpus.everyday import COREF_FRAMES
 from viz_model.model import checkpoint
 from viz_model.model.tokenizer import Tokenizer
 from viz_model.training.continuation import ContinuationConfig, continue_training, extended_model, learning_rate
@@ -170,7 +169,9 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
     first, second = (r.state_dict() for r in runs)
     assert all(torch.equal(first[k], second[k]) for k in first)
     start, _, _ = checkpoint.load()
-    assert not torch.equal(first["encoder_layers.0.attention.w_q.weight"], start.state_dict()["encoder_layers.0.attention.w_q.weight"])
+    assert not torch.equal(
+        first["encoder_layers.0.attention.w_q.weight"], start.state_dict()["encoder_layers.0.attention.w_q.weight"]
+    )
 
 
 @pytest.mark.slow

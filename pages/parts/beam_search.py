@@ -92,9 +92,11 @@ def step_view(text: str, direction: str, settings: SearchSettings) -> None:
         st.session_state[STEP] = 1  # a new search opens at its first step
     st.session_state["beam.step_for"] = signature
     # Wide enough for "Previous" with its icon at 150 % zoom (a 933-pixel-wide page), not only at 100 %.
-    previous, slider, following = st.columns([3, 14, 3], vertical_alignment="bottom")
+    previous, slider, following = st.columns([4, 12, 4] if presenting() else [3, 14, 3], vertical_alignment="bottom")
     if n > 1:  # a link's step reaches the slider here
-        slider.slider(tr("beam.step"), 1, n, key=STEP, **URL)
+        slider.slider(
+            tr("beam.step"), 1, n, key=STEP, label_visibility="collapsed" if presenting() else "visible", **URL
+        )
     previous.button(
         tr("beam.previous"),
         key="beam.previous",

@@ -1,14 +1,16 @@
-"""Pieces the Beam search and Metrics pages share: the BLEU working (p1…p4, brevity penalty, score) as
-tables and formulas, and how tokens and probabilities are written."""
+"""The metrics' working as the Beam search and Metrics pages show it: BLEU (p1…p4, brevity penalty,
+score) as tables and formulas, ROUGE-N recall, and perplexity with each token's probability."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from pages.parts.cache import score
 from pages.parts.state import tr
 from pages.parts.text import fraction
-from pages.parts.widgets import folded
-from viz_model.lessons.metrics import BleuResult, bleu, brevity_case, ngram_rows
+from pages.parts.widgets import chart, folded
+from viz_model import figures
+from viz_model.lessons.metrics import BleuResult, bleu, brevity_case, ngram_rows, perplexity, rouge_table
 
 
 def show_bleu(candidate: list[str], reference: list[str], key: str) -> BleuResult:
@@ -70,3 +72,43 @@ def ngram_tables(candidate: list[str], reference: list[str], key: str) -> None:
             hide_index=True,
             key=f"{key}.ngrams{n}",
         )
+
+
+def show_rouge(candidate: list[str], reference: list[str], key: str) -> None:
+    results = rouge_table(candidate, reference)
+    st.dataframe(
+        {
+            tr("metrics.col_n"): [f"ROUGE-{r.n}" for r in results],
+            tr("metrics.col_rouge_matches"): [r.matches for r in results],
+            tr("metrics.col_rouge_total"): [r.total for r in results],
+            tr("metrics.col_fraction"): [fraction(r.matches, r.total) for r in results],
+            tr("metrics.col_recall"): [round(r.recall, 4) for r in results],
+        },
+        hide_index=True,
+        key=f"{key}.rouge",
+    )
+    st.caption(tr("metrics.rouge_caption"))
+
+
+def show_perplexity(text: str, direction: str, tokens: list[str], title: str, key: str) -> None:
+    scored = score(text, direction, tokens)
+    result = perplexity(scored.log_probs, base=2)
+    T = len(scored.tokens)
+    st.markdown(f"**{title}**")
+    st.latex(
+        rf"\mathrm{{PPL}} = 2^{{-\frac{{1}}{{{T}}}\sum_t \log_2 p_t}}"
+        rf" = 2^{{{result.mean_negative_log_prob:.3f}}} = {result.perplexity:.3f}"
+    )
+    labels = [f"{i}:{figures.escape_label(t)}" for i, t in enumerate(scored.tokens)]
+    chart(
+        figures.bar_chart(
+            labels,
+            result.probabilities,
+            x_title=tr("metrics.axis_token"),
+            y_title=tr("metrics.axis_probability"),
+            horizontal=False,
+            value_format=".2f",
+            highlight=[p < 0.5 for p in result.probabilities],
+        ),
+        key=key,
+    )

@@ -12,7 +12,7 @@ import streamlit as st
 from pages.parts.controls import language_switched
 from pages.parts.i18n import t
 from pages.parts.state import lang, tr
-from pages.parts.widgets import chart, vectors_chart
+from pages.parts.widgets import chart, settings_area, vectors_chart
 from viz_model import figures
 from viz_model.lessons.positional_views import (
     PositionalTable,
@@ -63,7 +63,7 @@ def curves_part(v: PositionalView) -> None:
     names = dimension_names(v.d_model)
     if language_switched("positional.dims") and "positional.dims" in st.session_state:
         st.session_state["positional.dims"] = st.session_state["positional.dims"]  # shown under the new labels
-    dims = st.multiselect(
+    dims = settings_area().multiselect(
         tr("positional.dims"),
         range(v.d_model),
         default=default_dims(v.d_model),

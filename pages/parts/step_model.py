@@ -13,7 +13,15 @@ from pages.parts.model_picker import pretrained_picked
 from pages.parts.state import tr
 from pages.parts.step_block import block_part
 from pages.parts.step_by_step import matrix_chart
-from pages.parts.widgets import axis_titles, chart, folded, require_translation, sections, whole_table_height
+from pages.parts.widgets import (
+    axis_titles,
+    chart,
+    folded,
+    require_translation,
+    sections,
+    settings_area,
+    whole_table_height,
+)
 from viz_model import figures
 from viz_model.lessons.attention_step import attention_step, ranked_keys, step_difference
 
@@ -25,13 +33,13 @@ def model_mode() -> None:
     result = require_translation()
     if result is None:
         return
-    kind, layer = attention_controls()
-    attention = result.trace.attention(kind, layer)
-    H = attention.n_heads
-    query_tokens, key_tokens = result.trace.axis_tokens(kind)
-    left, right = st.columns(2)
-    head = head_picker(H, left)
-    query = token_index(right, tr("step.query_token"), query_tokens, "query")
+    with settings_area():
+        kind, layer = attention_controls()
+        attention = result.trace.attention(kind, layer)
+        query_tokens, key_tokens = result.trace.axis_tokens(kind)
+        left, right = st.columns(2)
+        head = head_picker(attention.n_heads, left)
+        query = token_index(right, tr("step.query_token"), query_tokens, "query")
     step = attention_step(attention, translator().attention_parameters(kind, layer), head, query)
     d_model, d_k = step.x_query.shape[1], step.q.shape[1]
     keys = figures.token_labels(key_tokens)
@@ -136,7 +144,7 @@ def model_mode() -> None:
             tr("step.value"),
             tr("axis.dimension"),
         )
-        st.caption(tr("step.s5_caption", n=H, d=d_model))
+        st.caption(tr("step.s5_caption", n=attention.n_heads, d=d_model))
 
     # One step at a time, like a slide a teacher clicks through; only the open step is drawn (a new sentence
     # redraws one or two charts instead of six).

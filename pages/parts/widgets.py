@@ -4,6 +4,7 @@ attention selectors, and Markdown escaping for text a user typed."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -26,15 +27,72 @@ def whole_table_height(rows: int) -> int:
     return ROW_PX * (rows + 1) + 3
 
 
-def page_title(section: str) -> None:
-    st.title(tr(f"{section}.title"))
+# Presentation mode on a projector (1280 × 720, or 150 % zoom): a smaller title and less space above it, so
+# the chart starts in the upper half of the first screen, and every text of the page at least 20 px.
+PRESENTATION_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3.75rem; }
+[data-testid="stMain"] h1 { font-size: 2.1rem; padding: 0; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
+[data-testid="stMain"] :is([data-testid="stMarkdownContainer"] :is(p, li, td, th), [data-testid="stCaptionContainer"],
+  [data-testid="stWidgetLabel"] p, [data-testid="stAlert"] p, [data-testid="stExpander"] summary p,
+  [data-testid="stPopover"] button p, [data-testid="stSelectbox"] div,
+  [data-testid="stMultiSelect"] span, [data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea,
+  [data-testid="stMetricValue"] div, [data-testid="stMetricLabel"] p, [data-testid="stText"]) { font-size: 20px; }
+[data-testid="stPopoverBody"] :is([data-testid="stMarkdownContainer"] p, [data-testid="stWidgetLabel"] p) {
+  font-size: 20px; }
+[data-testid="stMain"] [data-testid="stButtonGroup"] button p { font-size: 17px; }
+[data-testid="stMain"] [data-testid="stButtonGroup"] > div:last-child { display: flex; flex-wrap: wrap; row-gap: 4px; }
+</style>"""
+
+# The title row's popovers in presentation mode (about, settings), one pair per script run: a script run is
+# one thread, so two sessions never see each other's.
+_slots = threading.local()
+
+
+def page_title(section: str, has_settings: bool = True) -> None:
+    """The page's title. In presentation mode one row holds the title, the explanation and (`has_settings`)
+    the page's settings, each in a popover, so the first screen is the chart's."""
+    _slots.about = _slots.settings = None
+    _slots.leads = []
+    if not presenting():
+        st.title(tr(f"{section}.title"))
+        return
+    st.html(PRESENTATION_CSS)
+    title, about, settings = st.columns([5, 2, 2] if has_settings else [5, 2, 0.01], vertical_alignment="center")
+    title.title(tr(f"{section}.title"))
+    _slots.about = about.popover(tr("common.about_short"), icon=":material/school:", width="stretch")
+    if has_settings:
+        _slots.settings = settings.popover(tr("common.settings"), icon=":material/tune:", width="stretch")
+
+
+def lead(text: str) -> None:
+    """A caption that introduces the chart below it. In presentation mode it follows that chart instead (the
+    next `chart` call draws it), so the chart starts on the first screen and the teacher reads it after."""
+    if presenting():
+        _slots.leads = [*getattr(_slots, "leads", []), text]
+    else:
+        st.caption(text)
+
+
+def heading(text: str) -> None:
+    """A section's heading; none in presentation mode, where the row of section buttons above names it."""
+    if not presenting():
+        st.subheader(text)
+
+
+def settings_area():
+    """Where a page draws its settings: in place, or in presentation mode in the title row's popover."""
+    slot = getattr(_slots, "settings", None) if presenting() else None
+    return slot if slot is not None else st.container()
 
 
 def explanation(section: str) -> None:
     """The page's opening explanation: "<section>.intro" (Markdown) and "<section>.formula" (LaTeX), in a
-    box the reader can fold away. Optional "<section>.formula2"… add more formulas."""
-    # In presentation mode folded, and it stays folded: the chart, not the text, fills the first screen.
-    with st.expander(tr("common.about"), expanded=not presenting(), icon=":material/school:"):
+    box the reader can fold away (in presentation mode, a popover of the title row). Optional
+    "<section>.formula2"… add more formulas."""
+    slot = getattr(_slots, "about", None) if presenting() else None
+    box = slot if slot is not None else st.expander(tr("common.about"), expanded=True, icon=":material/school:")
+    with box:
         st.markdown(tr(f"{section}.intro"))
         for suffix in ("formula", "formula2", "formula3"):
             formula = tr(f"{section}.{suffix}")
@@ -80,7 +138,24 @@ def slide_row(key: str, names, where=st):
             on_click=_move_section,
             args=(key, list(names), step),
         )
-    return row
+    return _LabelFolded(row)
+
+
+class _LabelFolded:
+    """A container whose widgets fold their label (it stays for screen readers): between the arrows the
+    choices speak for themselves, and the line a label takes is the chart's on a projector."""
+
+    def __init__(self, where):
+        self._where = where
+
+    def __getattr__(self, name: str):
+        widget = getattr(self._where, name)
+
+        def draw(*args, **kwargs):
+            kwargs.setdefault("label_visibility", "collapsed")
+            return widget(*args, **kwargs)
+
+        return draw
 
 
 def _move_section(key: str, names: list[str], step: int) -> None:
@@ -157,6 +232,9 @@ def chart(fig, key: str, of_sentence: bool = True) -> None:
             icon=f":material/{icon}:",
             type="tertiary",
         )
+    for text in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
+        st.caption(text)
+    _slots.leads = []
 
 
 def vectors_chart(panels, rows: list[str], value_name: str, key: str, x_title: str | None = None, **options) -> None:

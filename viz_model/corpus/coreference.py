@@ -63,7 +63,13 @@ TASTES = [
     ("too hard", "太 硬 了"), ("too sweet", "太 甜 了"),
     ("too sour", "太 酸 了"), ("too bitter", "太 苦 了"),
 ]  # fmt: skip
-SIZES = [("too big", "太 大 了"), ("too long", "太 长 了"), ("too wide", "太 宽 了"), ("too tall", "太 高 了"), ("too thick", "太 厚 了")]
+SIZES = [
+    ("too big", "太 大 了"),
+    ("too long", "太 长 了"),
+    ("too wide", "太 宽 了"),
+    ("too tall", "太 高 了"),
+    ("too thick", "太 厚 了"),
+]
 ROOM = [("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了")]
 WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了"), ("too massive", "太 大 了")]
 WAY_TRAITS = [

@@ -117,15 +117,18 @@ def continue_training(
         f"continuing {base_dir}: {len(examples)} examples an epoch, vocabulary {len(base_tokenizer)} → "
         f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}"
     )
-    optimizer = torch.optim.AdamW(
-        model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay
-    )
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
     first_step, seconds, tokens_seen, losses = 0, 0.0, 0, []
     if state_file is not None and Path(state_file).exists():
         state = torch.load(state_file, weights_only=False)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
-        first_step, seconds, tokens_seen, losses = state["step"], state["seconds"], state["tokens_seen"], state["losses"]
+        first_step, seconds, tokens_seen, losses = (
+            state["step"],
+            state["seconds"],
+            state["tokens_seen"],
+            state["losses"],
+        )
         torch.set_rng_state(state["torch_rng"])
         log(f"resumed from {state_file} at step {first_step}")
     # The streams restart from seeds derived from the step, so a resumed run is deterministic too.
@@ -136,7 +139,9 @@ def continue_training(
     for step in range(first_step, cfg.steps):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
-        batch = next(rehearsal if step % cfg.arithmetic_rehearsal_every == cfg.arithmetic_rehearsal_every - 1 else stream)
+        batch = next(
+            rehearsal if step % cfg.arithmetic_rehearsal_every == cfg.arithmetic_rehearsal_every - 1 else stream
+        )
         src, dec_in, dec_out = collate(batch, tokenizer)
         logits = model(src, dec_in)  # float32: see TrainConfig.bf16 (continuations so far ran without AMX)
         loss = F.cross_entropy(
@@ -151,9 +156,10 @@ def continue_training(
         if (step + 1) % cfg.log_every == 0 or step + 1 == cfg.steps:
             elapsed = time.time() - start
             window = losses[-cfg.log_every :]
+            left = elapsed / (step + 1 - first_step or 1) * (cfg.steps - step - 1)
             log(
-                f"step {step + 1:5d}/{cfg.steps}  loss {sum(window) / len(window):.3f}  lr {learning_rate(step, cfg):.2e}  "
-                f"{elapsed / 60:.1f} min, ~{elapsed / (step + 1 - first_step or 1) * (cfg.steps - step - 1) / 60:.1f} min left"
+                f"step {step + 1:5d}/{cfg.steps}  loss {sum(window) / len(window):.3f}  "
+                f"lr {learning_rate(step, cfg):.2e}  {elapsed / 60:.1f} min, ~{left / 60:.1f} min left"
             )
         if state_file is not None and (step + 1) % cfg.save_every == 0 and step + 1 < cfg.steps:
             Path(state_file).parent.mkdir(parents=True, exist_ok=True)
@@ -188,7 +194,9 @@ def continue_training(
             "tokens_seen": tokens_seen,
             "cpu": cpu_name(),
             "final_train_loss": round(sum(losses[-50:]) / max(1, len(losses[-50:])), 4),
-            "validation_loss": round(mean_loss(model, make_examples(splits["validation"], tokenizer, max_len), tokenizer), 4),
+            "validation_loss": round(
+                mean_loss(model, make_examples(splits["validation"], tokenizer, max_len), tokenizer), 4
+            ),
         },
         "corpus": {name: len(split) for name, split in splits.items()},
     }
@@ -198,3 +206,17 @@ def continue_training(
         checkpoint.save(model, tokenizer, card, model_dir)
         log(f"saved to {model_dir}")
     return model, tokenizer, card
+
+
+def main_continue(args) -> None:
+    """`train --continue-from DIR`: the continuation with the command line's steps, seed, threads and paths (the
+    from-scratch default of --steps stands for the continuation's own)."""
+    steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
+    continue_training(
+        args.continue_from,
+        ContinuationConfig(steps=steps, seed=args.seed, threads=args.threads, train_pairs=args.train_pairs),
+        model_dir=args.out,
+        run_evaluation=not args.no_eval,
+        log=lambda line: print(line, flush=True),
+        state_file=args.state,
+    )

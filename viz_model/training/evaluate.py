@@ -134,7 +134,7 @@ def evaluate_classics(model, tokenizer, training_pairs, beam_width=EVAL_BEAM_WID
     result, misses = {}, []
     for direction in ("en2zh", "zh2en"):
         right = 0
-        for pair, text, lang, reference in _examples(classics, direction):
+        for _, text, lang, reference in _examples(classics, direction):
             out = detokenize(translate_tokens(model, tokenizer, text, lang, beam_width), lang)
             if normalise(out) == normalise(detokenize(reference, lang)):
                 right += 1
@@ -161,7 +161,10 @@ def evaluate_coreference_by_kind(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, l
         "coreference_by_kind_main_clause_accuracy": round(main / len(pairs), 4),
         "coreference_by_kind_sentences": len(pairs),
     }
-    log(f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, main clause {main / len(pairs):.0%}")
+    log(
+        f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, "
+        f"main clause {main / len(pairs):.0%}"
+    )
     return result
 
 

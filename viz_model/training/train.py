@@ -369,23 +369,13 @@ def main(argv=None):
         "--continue-from",
         type=Path,
         default=None,
-        help="continue a trained model (e.g. assets/model) on the corpus with the classics and coreference by "
-        "kind added, instead of training from scratch (viz_model/training/continuation.py)",
+        help="continue this trained model (e.g. assets/model) with the classics and coreference by kind added",
     )
     args = parser.parse_args(argv)
     if args.continue_from is not None:
-        from .continuation import ContinuationConfig, continue_training
+        from .continuation import main_continue
 
-        steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
-        continue_training(
-            args.continue_from,
-            ContinuationConfig(steps=steps, seed=args.seed, threads=args.threads, train_pairs=args.train_pairs),
-            model_dir=args.out,
-            run_evaluation=not args.no_eval,
-            log=lambda line: print(line, flush=True),
-            state_file=args.state,
-        )
-        return
+        return main_continue(args)
     cfg = TrainConfig(
         steps=args.steps,
         seed=args.seed,
