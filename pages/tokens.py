@@ -13,9 +13,11 @@ from pages.parts.text import md
 from pages.parts.widgets import (
     chart,
     explanation,
+    heading,
     page_title,
     require_translation,
     sections,
+    settings_area,
     vectors_chart,
     whole_table_height,
 )
@@ -42,7 +44,7 @@ labels = figures.token_labels(source.labels)
 
 
 def tokenization_part() -> None:
-    st.subheader(tr("tokens.tokenization"))
+    heading(tr("tokens.tokenization"))
     st.dataframe(
         {
             tr("tokens.col_position"): list(range(len(source.tokens))),
@@ -61,16 +63,18 @@ def tokenization_part() -> None:
 
 
 def embeddings_part() -> None:
-    st.subheader(tr("tokens.embeddings"))
+    heading(tr("tokens.embeddings"))
     embeddings = result.trace.source_embeddings  # (S, d) rows of the table, unscaled
     vectors_chart(embeddings, labels, tr("tokens.value_embedding"), "tokens.embeddings")
     st.caption(tr("tokens.embeddings_caption", d=model.config.d_model))
 
 
 def map_part() -> None:
-    st.subheader(tr("tokens.map"))
+    heading(tr("tokens.map"))
     dims_label = catalogue_labels("tokens.map_{}d")
-    n_components = choice(st.segmented_control, tr("tokens.map_dims"), (2, 3), "dims", dims_label, required=True)
+    n_components = choice(
+        settings_area().segmented_control, tr("tokens.map_dims"), (2, 3), "dims", dims_label, required=True
+    )
     coords, ratio = vocabulary_map(n_components)
     vocab = model.tokenizer.vocab
     chart(
@@ -96,7 +100,7 @@ def neighbours_part() -> None:
             ]
         st.dataframe(cells, hide_index=True, key=key)
 
-    st.subheader(tr("tokens.neighbours"))
+    heading(tr("tokens.neighbours"))
     positions = lesson.word_positions(source.tokens)
     if positions:
         ids = [source.ids[p] for p in positions]
@@ -113,7 +117,7 @@ def neighbours_part() -> None:
 
 
 def input_part() -> None:
-    st.subheader(tr("tokens.input"))
+    heading(tr("tokens.input"))
     scaled, positional, total = lesson.encoder_input_parts(result.trace)
     vectors_chart(
         np.stack([scaled, positional, total]),

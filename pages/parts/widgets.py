@@ -40,7 +40,7 @@ PRESENTATION_CSS = """<style>
   [data-testid="stMetricValue"] div, [data-testid="stMetricLabel"] p, [data-testid="stText"]) { font-size: 20px; }
 [data-testid="stPopoverBody"] :is([data-testid="stMarkdownContainer"] p, [data-testid="stWidgetLabel"] p) {
   font-size: 20px; }
-[data-testid="stMain"] [data-testid="stButtonGroup"] button p { font-size: 17px; }
+[data-testid="stMain"] [data-testid="stButtonGroup"] button p { font-size: 20px; }
 [data-testid="stMain"] [data-testid="stButtonGroup"] > div:last-child { display: flex; flex-wrap: wrap; row-gap: 4px; }
 </style>"""
 
