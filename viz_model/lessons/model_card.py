@@ -34,8 +34,20 @@ def model_card_rows(card: dict) -> list[tuple[str, str | None]]:
         ("everyday_chrf_all_references_en2zh", number(evaluation.get("everyday_chrf_all_references_en2zh"), 1)),
         ("everyday_chrf_all_references_zh2en", number(evaluation.get("everyday_chrf_all_references_zh2en"), 1)),
         ("everyday_coverage", number(_mean_percent(evaluation, "everyday_coverage"), 0)),
+        ("classics", _both_ways(evaluation, "classics_exact")),
+        ("coreference_by_kind", number(_percent(evaluation.get("coreference_by_kind_referent_accuracy")), 0)),
         ("norm", "pre" if config.get("norm_first") else "post"),
     ]
+
+
+def _both_ways(evaluation: dict, prefix: str) -> str | None:
+    """"232/232 · 231/232": a count in each direction (English → Chinese first); None when not measured."""
+    values = [evaluation.get(f"{prefix}_{d}") for d in ("en2zh", "zh2en")]
+    return None if None in values else " · ".join(values)
+
+
+def _percent(share: float | None) -> float | None:
+    return None if share is None else 100 * share
 
 
 def _mean_percent(evaluation: dict, prefix: str) -> float | None:

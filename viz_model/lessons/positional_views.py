@@ -15,8 +15,9 @@ from viz_model.model.positional import sinusoidal_encoding
 COURSE_WORDS = ("when", "you", "play", "game", "of", "thrones")  # the course's d_model = 5 example
 COURSE_D_MODEL = 5
 # Samples per unit of position on the curves: the fastest pair (dims 0 and 1, one radian per position, a turn
-# every 2π ≈ 6.3 positions) gets about 75 points a turn, so it is drawn as the sinusoid it is, not a zigzag.
-CURVE_STEPS = 12
+# every 2π ≈ 6.3 positions) gets about 38 points a turn, drawn as the sinusoid it is, not a zigzag; twice as
+# many looked the same and doubled what every rerun sends to the browser.
+CURVE_STEPS = 6
 
 
 @dataclass(frozen=True)
