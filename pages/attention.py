@@ -16,12 +16,20 @@ from pages.parts.attention import (
 )
 from pages.parts.controls import attention_controls, choice
 from pages.parts.frame import frame
+from pages.parts.head_roles import look_for, roles_view
 from pages.parts.minilm_attention import attention_page
 from pages.parts.model_picker import pretrained_picked
 from pages.parts.state import catalogue_labels, tr
 from pages.parts.widgets import explanation, page_title, require_translation, settings_area, slide_row
 
-VIEWS = {"heads": heads_view, "compare": compare_view, "grid": grid_view, "query": query_view, "pronoun": pronoun_view}
+VIEWS = {
+    "heads": heads_view,
+    "roles": roles_view,
+    "compare": compare_view,
+    "grid": grid_view,
+    "query": query_view,
+    "pronoun": pronoun_view,
+}
 
 frame()
 page_title("attention")
@@ -45,6 +53,8 @@ view = choice(
     catalogue_labels("attention.view_{}"),
 )
 share_view(view, "mview")
-VIEWS[view](layer_view)
-if view != "pronoun":
+shown = VIEWS[view](layer_view)
+if view == "heads":  # what to look for in the head shown
+    look_for(layer_view, shown)
+if view not in ("pronoun", "roles"):
     layer_notes(layer_view)

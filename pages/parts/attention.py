@@ -69,11 +69,13 @@ class LayerView:
         )
 
 
-def heads_view(v: LayerView) -> None:
+def heads_view(v: LayerView) -> int:
+    """One head beside the layer's mean; returns the head shown."""
     head = head_picker(v.n_heads)
     titles = [tr("attention.layer_head", layer=v.layer + 1, h=head + 1), tr("attention.mean")]
     v.heatmaps(np.stack([v.attention.weights[head], v.attention.mean_weights]), "attention.heads", panel_titles=titles)
     st.caption(tr("attention.head_caption", layer=v.layer + 1, h=head + 1, n=v.n_heads))
+    return head
 
 
 def compare_view(v: LayerView) -> None:

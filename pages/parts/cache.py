@@ -14,6 +14,7 @@ import streamlit as st
 from viz_model import figures
 from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
+from viz_model.lessons.head_notes import usual_roles
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
     APPLE_WORD,
@@ -80,6 +81,16 @@ def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEAR
     uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
     cache, so its default view is the sidebar's translation, not a second search."""
     return _translate(str(model_dir()), text, direction, _normalised(settings))
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _usual_roles(directory: str) -> dict[tuple, tuple[str, float]]:
+    return usual_roles(translator())  # 16 translations, once per model and process
+
+
+def usual_head_roles() -> dict[tuple, tuple[str, float]]:
+    """(kind, layer, head) → (role, share): each head's usual role over the shipped reference sentences."""
+    return _usual_roles(str(model_dir()))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

@@ -188,7 +188,7 @@ def require_translation() -> Translation | None:
     return None if typed is None else translate(*typed)
 
 
-def chart(fig, key: str, of_sentence: bool = True) -> None:
+def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
     """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns.
 
     `of_sentence`: the figure shows the typed sentence, so its downloads are named after it too. A figure
@@ -213,6 +213,8 @@ def chart(fig, key: str, of_sentence: bool = True) -> None:
             "scrollZoom": False,
             "toImageButtonOptions": {"filename": name, "format": "png", "scale": 2},
         },
+        # `on_select`: a callback run when a point is clicked (its selection is in st.session_state[key]).
+        **({"on_select": on_select, "selection_mode": "points"} if on_select else {}),
     )
     # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
     # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).

@@ -29,6 +29,7 @@ from .look import (
     unvalidated,
     values_fit,
 )
+from .roles import RoleCell, role_grid
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "LABEL_SIZE",
     "MAX_CELLS_WITH_VALUES",
     "PRESENTATION_TEXT",
+    "RoleCell",
     "SERIES_COLOURS",
     "SIGNED_SCALE",
     "TREE_STYLE",
@@ -58,6 +60,7 @@ __all__ = [
     "for_presentation",
     "panel_values",
     "react_ready",
+    "role_grid",
     "scatter_map",
     "search_tree",
     "text_width",

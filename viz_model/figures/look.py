@@ -72,6 +72,21 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 SERIES_COLOURS = (BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK)
 
 
+# A head's role (viz_model.lessons.head_roles), one colour each, in the grid of heads; a head with no role is
+# grey, so the eye goes to the heads that do something recognisable.
+ROLE_COLOURS = {
+    "parks": BACKGROUND_COLOUR,
+    "previous": BLUE,
+    "next": SKY,
+    "self": PURPLE,
+    "broad": YELLOW,
+    "aligned": GREEN,
+    "monotone": ORANGE,
+    "pronoun": VERMILLION,
+    "unlabelled": "#e3e6ea",
+}
+
+
 # The architecture diagram's boxes, by part: light tints of the palette (each box also names its part).
 PART_FILLS = {
     "io": tint(VERMILLION, 0.8),
@@ -92,7 +107,7 @@ def palette() -> set[str]:
         for name, value in globals().items()
         if name.isupper() and isinstance(value, str) and (value.startswith("#") or value.startswith("rgb"))
     }
-    named |= set(SERIES_COLOURS) | set(PART_FILLS.values())
+    named |= set(SERIES_COLOURS) | set(PART_FILLS.values()) | set(ROLE_COLOURS.values())
     for scale in (WEIGHT_SCALE, SIGNED_SCALE):
         named |= {colour for _, colour in scale}
     return {colour.lower().replace(" ", "") for colour in named}

@@ -41,7 +41,7 @@ def model_card_rows(card: dict) -> list[tuple[str, str | None]]:
 
 
 def _both_ways(evaluation: dict, prefix: str) -> str | None:
-    """"232/232 · 231/232": a count in each direction (English → Chinese first); None when not measured."""
+    """ "232/232 · 231/232": a count in each direction (English → Chinese first); None when not measured."""
     values = [evaluation.get(f"{prefix}_{d}") for d in ("en2zh", "zh2en")]
     return None if None in values else " · ".join(values)
 
