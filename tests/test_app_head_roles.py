@@ -58,3 +58,36 @@ def test_look_for_line_states_the_heads_own_numbers(lang):
     role = next(r for r in head_roles(trace) if r.kind == "encoder_self" and r.layer == layer and r.head == head)
     assert t(f"roles.{role.role}", lang) in line and f"{role.score:.2f}" in line
     assert np.isclose(received.sum(), 1.0, atol=1e-5)  # rows are softmaxes: the shares are of one row's unit
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from viz_model.model.pretrained import PretrainedEncoder, minilm_path
+
+    return PretrainedEncoder.load(minilm_path())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_minilm_roles_and_look_for_line_come_from_its_own_attention(minilm, lang):
+    """MiniLM's 6 × 12 heads in the grid, each with the role of the weights transformers returns
+    (output_attentions), and the one-head line naming the key its rows give most, computed here by hand."""
+    from tests.test_pretrained_views import reference
+    from viz_model.lessons.head_roles import minilm_head_roles
+
+    pieces, attention, _ = reference(minilm, TEXT)  # (L, H, S, S) from transformers itself
+    labels = minilm.view(TEXT).labels
+    at = open_app(PAGE, text=TEXT, lang=lang, model="minilm", mview="roles")
+    expected = {(r.layer, r.head): r for r in minilm_head_roles(attention, labels)}
+    cells = grid_cells(figure(at, "attention.roles_minilm"))
+    assert set(cells) == set(expected) and len(cells) == attention.shape[0] * attention.shape[1]
+    for key, role in expected.items():
+        assert cells[key][0] == t(f"roles.{role.role}", lang)
+    at = open_app(PAGE, text=TEXT, lang=lang, model="minilm", mview="heads")
+    layer, head = 3, 1
+    at.session_state["mlayer"], at.session_state["mhead"] = layer, head
+    at.run()
+    received = attention[layer, head].mean(axis=0)
+    top = int(received.argmax())
+    line = next(m.value for m in at.markdown if t("roles.look_for", lang).split("**")[1] in m.value)
+    line = line.replace("\\", "")
+    assert f"{top}:{labels[top]}" in line and f"{received[top]:.2f}" in line

@@ -36,7 +36,7 @@ RANK = {
     "pages.parts.beam_search": 6,
     "pages.parts.minilm_attention": 6,
     "pages.parts.step_model": 6,
-    "pages.parts.head_roles": 6,
+    "pages.parts.head_roles": 5,
 }
 PAGE_RANK = max(RANK.values()) + 1
 PLAIN = [name for name, rank in RANK.items() if rank == 0]

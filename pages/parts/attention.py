@@ -21,7 +21,8 @@ from viz_model.model.trace import TranslationTrace
 
 GRID_NAMED_TOKENS = 6  # the all-layers grid names its tokens on the axes up to this many
 COREFERENCE_SENTENCE = "The animal didn't cross the street because it was too tired."
-SHARED_VIEW = "pronoun"  # the view both models have: ?view=pronoun (ours) and ?mview=pronoun (MiniLM) agree
+# The views both models have: ?view=pronoun (ours) and ?mview=pronoun (MiniLM) agree, and so do the roles.
+SHARED_VIEWS = ("pronoun", "roles")
 RANKED_SHOWN = 8  # heads named in the pronoun view's ranking
 
 
@@ -245,17 +246,17 @@ def pronoun_summary(found: PronounAttention) -> None:
 
 def follow_shared_view(key: str, other: str) -> None:
     """Before the view choice `key`: when it is new (the first run after a model switch) and the other model's
-    choice `other` named the view both have, start there, so the page shows what the URL says."""
-    if key not in st.session_state and st.query_params.get(other) == SHARED_VIEW:
-        st.query_params[key] = SHARED_VIEW
+    choice `other` named a view both have, start there, so the page shows what the URL says."""
+    if key not in st.session_state and st.query_params.get(other) in SHARED_VIEWS:
+        st.query_params[key] = st.query_params[other]
 
 
 def share_view(chosen: str, other: str) -> None:
-    """After the view choice: the other model's URL parameter names the shared view exactly when this one does."""
-    if chosen == SHARED_VIEW:
-        if st.query_params.get(other) != SHARED_VIEW:
-            st.query_params[other] = SHARED_VIEW
-    elif st.query_params.get(other) == SHARED_VIEW:
+    """After the view choice: the other model's URL parameter names a shared view exactly when this one does."""
+    if chosen in SHARED_VIEWS:
+        if st.query_params.get(other) != chosen:
+            st.query_params[other] = chosen
+    elif st.query_params.get(other) in SHARED_VIEWS:
         del st.query_params[other]
 
 

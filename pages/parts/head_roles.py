@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.parts.attention import LayerView
 from pages.parts.cache import usual_head_roles
 from pages.parts.state import tr
 from pages.parts.text import md
 from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.head_notes import look_for_line
-from viz_model.lessons.head_roles import ROLES, HeadRole, head_roles
+from viz_model.lessons.head_roles import ROLES, HeadRole, head_roles, minilm_head_roles
 
 GRID_KEY = "attention.roles"
 
@@ -48,55 +47,64 @@ def usual_text(role: HeadRole) -> str:
     return tr("roles.usually", role=tr(f"roles.{usual[0]}"), share=f"{usual[1]:.0%}")
 
 
-def _open_head(kind: str) -> None:
-    """A click on a square opens that head's heatmap (the One head view, its layer and head)."""
-    points = (st.session_state.get(GRID_KEY) or {}).get("selection", {}).get("points", [])
+def _open_head(key: str, state: dict[str, str]) -> None:
+    """A click on a square opens that head's heatmap: `state` names the session keys of the kind (with its
+    value), the layer, the head and the view (with the one-head view's name)."""
+    points = (st.session_state.get(key) or {}).get("selection", {}).get("points", [])
     if points:
         layer, head = points[0]["customdata"]
-        st.session_state.update({"kind": kind, "layer": int(layer), "head": int(head), "view": "heads"})
+        st.session_state.update({state["layer"]: int(layer), state["head"]: int(head), **state["fixed"]})
 
 
-def roles_view(v: LayerView) -> None:
-    """The grid of every head of the chosen kind, coloured by its role on this sentence."""
-    roles = [r for r in head_roles(v.trace) if r.kind == v.kind]
+def role_grid(roles: list[HeadRole], n_layers: int, n_heads: int, key: str, opens: dict, kind_label: str) -> None:
+    """The grid of heads coloured by their roles on this sentence; a click on a square opens that head."""
     labels = role_labels()
-    cells = [
-        figures.RoleCell(
-            r.layer,
-            r.head,
-            r.role,
-            r.score,
-            "\n".join(
-                filter(
-                    None,
-                    [
-                        tr("attention.layer_head", layer=r.layer + 1, h=r.head + 1)
-                        + f": {labels[r.role]} {r.score:.2f}",
-                        rule_line(r).replace("**", ""),
-                        usual_text(r),
-                    ],
-                )
-            ),
-        )
-        for r in roles
-    ]
-    n_layers = max(r.layer for r in roles) + 1
+    cells = [figures.RoleCell(r.layer, r.head, r.role, r.score, hover_text(r, labels[r.role])) for r in roles]
     fig = figures.role_grid(
-        cells,
-        labels,
-        y_title=tr("common.layer"),
-        x_title=tr("common.head"),
-        n_layers=n_layers,
-        n_heads=v.n_heads,
+        cells, labels, y_title=tr("common.layer"), x_title=tr("common.head"), n_layers=n_layers, n_heads=n_heads
     )
-    chart(fig, key=GRID_KEY, on_select=lambda: _open_head(v.kind))
-    st.caption(tr("roles.grid_caption", kind=tr(f"attention.kind_{v.kind}")))
+    chart(fig, key=key, on_select=lambda: _open_head(key, opens))
+    st.caption(tr("roles.grid_caption", kind=kind_label))
 
 
-def look_for(v: LayerView, head: int) -> None:
-    """The "what to look for" line under one head's heatmap, computed from its weights."""
+def hover_text(role: HeadRole, label: str) -> str:
+    head = tr("attention.layer_head", layer=role.layer + 1, h=role.head + 1)
+    lines = [f"{head}: {label} {role.score:.2f}", rule_line(role).replace("**", ""), usual_text(role)]
+    return "\n".join(line for line in lines if line)
+
+
+def roles_view(v) -> None:
+    """Our model: every head of the chosen kind (a pages.parts.attention.LayerView's), by role."""
+    roles = [r for r in head_roles(v.trace) if r.kind == v.kind]
+    opens = {"layer": "layer", "head": "head", "fixed": {"kind": v.kind, "view": "heads"}}
+    n_layers = max(r.layer for r in roles) + 1
+    role_grid(roles, n_layers, v.n_heads, GRID_KEY, opens, tr(f"attention.kind_{v.kind}"))
+
+
+def minilm_roles_view(view) -> None:
+    """MiniLM: its 6 × 12 heads by role, on the encoder view's full attention ([CLS] and [SEP] kept: heads
+    park there)."""
+    roles = minilm_head_roles(view.attention, view.labels)
+    opens = {"layer": "mlayer", "head": "mhead", "fixed": {"mview": "heads"}}
+    role_grid(roles, view.n_layers, view.n_heads, GRID_KEY + "_minilm", opens, tr("pretrained.model_minilm"))
+
+
+def look_for(v, head: int) -> None:
+    """Our model: the "what to look for" line under one head's heatmap (v: a LayerView)."""
     roles = [r for r in head_roles(v.trace) if r.kind == v.kind and r.layer == v.layer]
-    line = look_for_line(v.attention, head, roles, v.query_tokens, v.key_tokens)
+    look_line(v.attention.weights, head, roles, v.query_tokens, v.key_tokens)
+
+
+def minilm_look_for(labels: list[str], weights, layer: int, head: int) -> None:
+    """MiniLM: the same line for one of its heads, on the weights as shown (weights (L, H, T, T), [CLS] and
+    [SEP] hidden or not)."""
+    roles = minilm_head_roles(weights[layer : layer + 1], labels)
+    look_line(weights[layer], head, roles, labels, labels)
+
+
+def look_line(weights, head: int, roles: list[HeadRole], query_tokens, key_tokens) -> None:
+    """weights (H, Tq, Tk) of one layer; roles: that layer's heads' roles."""
+    line = look_for_line(weights, head, roles, query_tokens, key_tokens)
     role = next(r for r in roles if r.head == head)
     parked = (
         tr("roles.look_parked", parked=line["heads_parked_on_tag"], n=line["n_heads"], tag=md(line["tag"]))
@@ -110,7 +118,7 @@ def look_for(v: LayerView, head: int) -> None:
             role=tr(f"roles.{role.role}"),
             score=f"{role.score:.2f}",
             rule=rule_line(role),
-            usual=usual_text(role),
+            usual=tr("roles.usual_part", usual=usual_text(role)) if usual_text(role) else "",
             token=md(f"{line['top_key_position']}:{line['top_key']}"),
             share=f"{line['top_key_share']:.2f}",
             parked=parked,

@@ -10,6 +10,7 @@ import streamlit as st
 from pages.parts.attention import follow_shared_view, pronoun_summary, share_view
 from pages.parts.cache import pretrained_view, translator_view
 from pages.parts.controls import choice, dependent_index, linked
+from pages.parts.head_roles import minilm_look_for, minilm_roles_view
 from pages.parts.minilm import model_view
 from pages.parts.state import catalogue_labels, sentence, tr, use_sentence
 from pages.parts.text import md
@@ -27,7 +28,7 @@ from viz_model.lessons.pretrained_views import (
 from viz_model.model.pretrained import EncoderView
 
 GRID_ROW_HEIGHT = 75  # px per layer of the all-heads grid: 12 maps across stay about square
-VIEWS = ("heads", "grid", "side", "pronoun")
+VIEWS = ("heads", "roles", "grid", "side", "pronoun")
 
 
 def _layer_head(view: EncoderView, layer_key: str, head_key: str, where=st) -> tuple[int, int]:
@@ -79,6 +80,9 @@ def attention_page() -> None:
             ),
             key="attention.minilm_heads",
         )
+        minilm_look_for(labels, weights, layer, head)
+    elif chosen == "roles":
+        minilm_roles_view(view)
     elif chosen == "grid":
         # All maps tiled into one heatmap: one trace draws several times faster than 72 small ones.
         tiled = tile_heads(weights, figures.token_labels(labels))

@@ -28,6 +28,12 @@ def role_grid(
 ) -> go.Figure:
     """One scatter trace per role present (so the legend names the colours), square markers on an integer
     grid: layer i at y = i (first layer on top), head h at x = h. customdata = (layer, head) of each square."""
+
+    # Twelve heads across leave a square too narrow for "previous token" on one line: one word a line.
+    def cell_label(role: str) -> str:
+        label = escape_label(role_labels.get(role, role))
+        return label.replace(" ", "<br>") if n_heads > 6 else label
+
     traces = []
     for role in ROLE_COLOURS:
         chosen = [c for c in cells if c.role == role]
@@ -41,10 +47,7 @@ def role_grid(
                 name=role_labels.get(role, role),
                 marker=dict(symbol="square", size=CELL_PX - 6, color=ROLE_COLOURS[role], line=dict(width=0)),
                 # A head with no role shows no number: how near it came to one is on hover.
-                text=[
-                    escape_label(role_labels.get(role, role)) + ("" if role == "unlabelled" else f"<br>{c.score:.2f}")
-                    for c in chosen
-                ],
+                text=[cell_label(role) + ("" if role == "unlabelled" else f"<br>{c.score:.2f}") for c in chosen],
                 textfont=dict(color=DARK, size=12),
                 customdata=[[c.layer, c.head] for c in chosen],
                 hovertext=[escape_label(c.hover) for c in chosen],
