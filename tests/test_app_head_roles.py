@@ -38,10 +38,10 @@ def test_roles_grid_shows_every_head_with_its_role_and_score(kind, lang):
         assert (f"{role.score:.2f}" in text) == (role.role != "unlabelled")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_look_for_line_states_the_heads_own_numbers(lang):
+@pytest.mark.parametrize("lang, layer", [("en", 0), ("zh", 0), ("en", 2), ("zh", 1)])
+def test_look_for_line_states_the_heads_own_numbers(lang, layer):
     at = open_app(PAGE, text=TEXT, direction=DIRECTION, lang=lang)
-    layer, head = 0, 1
+    head = 1
     set_widgets(at, "attention", kind="encoder_self", layer=layer, view="heads", head=head)
     trace = translator().translate(TEXT, DIRECTION).trace
     att = trace.attention("encoder_self", layer)

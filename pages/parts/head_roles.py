@@ -92,7 +92,7 @@ def minilm_roles_view(view) -> None:
 def look_for(v, head: int) -> None:
     """Our model: the "what to look for" line under one head's heatmap (v: a LayerView)."""
     roles = [r for r in head_roles(v.trace) if r.kind == v.kind and r.layer == v.layer]
-    look_line(v.attention.weights, head, roles, v.query_tokens, v.key_tokens)
+    look_line(v.attention, head, roles, v.query_tokens, v.key_tokens)
 
 
 def minilm_look_for(labels: list[str], weights, layer: int, head: int) -> None:
@@ -103,7 +103,8 @@ def minilm_look_for(labels: list[str], weights, layer: int, head: int) -> None:
 
 
 def look_line(weights, head: int, roles: list[HeadRole], query_tokens, key_tokens) -> None:
-    """weights (H, Tq, Tk) of one layer; roles: that layer's heads' roles."""
+    """weights: one layer's AttentionTrace, or its (H, Tq, Tk) weights with roles numbered as layer 0; roles:
+    that layer's heads' roles."""
     line = look_for_line(weights, head, roles, query_tokens, key_tokens)
     role = next(r for r in roles if r.head == head)
     parked = (
