@@ -24,31 +24,26 @@ from .grammar.phrases import Ph, ph
 ANIMALS = [
     ("dog", "狗"), ("cat", "猫"), ("horse", "马"), ("bird", "鸟"), ("rabbit", "兔子"), ("monkey", "猴子"),
     ("pig", "猪"), ("cow", "牛"), ("tiger", "老虎"), ("elephant", "大象"), ("duck", "鸭子"), ("sheep", "羊"),
-    ("mouse", "老鼠"), ("bear", "熊"), ("fox", "狐狸"), ("frog", "青蛙"), ("snake", "蛇"), ("kitten", "小猫"),
-    ("lion", "狮子"), ("panda", "熊猫"), ("deer", "鹿"), ("wolf", "狼"), ("camel", "骆驼"),
+    ("mouse", "老鼠"), ("bear", "熊"), ("fox", "狐狸"), ("panda", "熊猫"),
 ]  # fmt: skip
 DISHES = [
     ("food", "食物"), ("meat", "肉"), ("soup", "汤"), ("rice", "米饭"), ("bread", "面包"), ("noodles", "面条"),
-    ("pizza", "披萨"), ("candy", "糖"), ("chocolate", "巧克力"), ("sandwich", "三明治"), ("potato", "土豆"),
-    ("egg", "鸡蛋"), ("cheese", "奶酪"), ("fruit", "水果"),
-    ("salad", "沙拉"), ("steak", "牛排"), ("dumplings", "饺子"), ("cookie", "饼干"),
+    ("pizza", "披萨"), ("chocolate", "巧克力"), ("sandwich", "三明治"), ("potato", "土豆"),
+    ("egg", "鸡蛋"), ("cheese", "奶酪"), ("fruit", "水果"), ("dumplings", "饺子"), ("cookie", "饼干"),
 ]  # fmt: skip
-DRINKS = [("coffee", "咖啡"), ("milk", "牛奶"), ("water", "水"), ("cola", "可乐"), ("juice", "果汁"), ("tea", "茶")]
+DRINKS = [("coffee", "咖啡"), ("milk", "牛奶"), ("water", "水"), ("juice", "果汁"), ("tea", "茶")]
 CARRIED = [
     ("book", "书"), ("computer", "电脑"), ("ball", "球"), ("bottle", "瓶子"), ("toy", "玩具"), ("coat", "外套"),
     ("laptop", "笔记本电脑"), ("umbrella", "伞"), ("clock", "钟"), ("chair", "椅子"), ("tv", "电视"),
-    ("cup", "杯子"), ("bowl", "碗"), ("stone", "石头"),
-    ("guitar", "吉他"), ("mirror", "镜子"), ("lamp", "灯"), ("painting", "画"),
+    ("cup", "杯子"), ("bowl", "碗"), ("guitar", "吉他"), ("painting", "画"),
 ]  # fmt: skip
 CONTAINERS = [
     ("box", "盒子"), ("bag", "包"), ("suitcase", "行李箱"), ("car", "车"), ("drawer", "抽屉"), ("room", "房间"),
-    ("backpack", "背包"), ("pocket", "口袋"), ("truck", "卡车"), ("boat", "船"), ("tent", "帐篷"),
-    ("basket", "篮子"), ("fridge", "冰箱"), ("closet", "衣柜"),
+    ("pocket", "口袋"), ("truck", "卡车"), ("boat", "船"), ("basket", "篮子"), ("fridge", "冰箱"),
 ]  # fmt: skip
 WAYS = [
-    ("street", "马路"), ("road", "路"), ("river", "河"), ("bridge", "桥"), ("field", "田野"), ("highway", "高速公路"),
-    ("park", "公园"), ("square", "广场"),
-    ("lake", "湖"), ("forest", "森林"),
+    ("street", "马路"), ("road", "路"), ("river", "河"), ("bridge", "桥"), ("field", "田野"), ("park", "公园"),
+    ("square", "广场"), ("lake", "湖"), ("forest", "森林"),
 ]  # fmt: skip
 
 # ---- deciding words by property: (English after "was", Chinese after the referent) ---------------------------
@@ -71,7 +66,7 @@ SIZES = [
     ("too thick", "太 厚 了"),
 ]
 ROOM = [("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了")]
-WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了"), ("too massive", "太 大 了")]
+WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了")]
 WAY_TRAITS = [
     ("too wide", "太 宽 了"), ("too long", "太 长 了"), ("too dangerous", "太 危险 了"), ("too dark", "太 黑 了"),
     ("too deep", "太 深 了"), ("too crowded", "太 拥挤 了"),
@@ -101,14 +96,17 @@ FRAMES = [
     Frame("the {s} didn't cross the {o} because it was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
-          ANIMALS, ANIMALS, [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了")], SPEEDS),
+          ANIMALS, ANIMALS, [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")],
+          SPEEDS),
 ]  # fmt: skip
 
 # Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
-HELD_OUT_NOUNS = {"lion", "panda", "deer", "wolf", "camel", "salad", "steak", "dumplings", "cookie", "juice", "tea",
-                  "guitar", "mirror", "lamp", "painting", "basket", "fridge", "closet", "lake", "forest"}  # fmt: skip
-HELD_OUT_WORDS = {"too sleepy", "too weak", "too sour", "too bitter", "too tall", "too thick", "too short",
-                  "too massive", "too deep", "too crowded", "too smart", "too fat"}  # fmt: skip
+# Nouns the model knows well from the rest of the corpus (each in 60 to 600 training sentences, and translated
+# right alone), so the held-out split measures the referent, not unknown words.
+HELD_OUT_NOUNS = {"tiger", "panda", "sheep", "duck", "sandwich", "cookie", "egg", "juice", "tea", "guitar",
+                  "umbrella", "basket", "fridge", "lake", "park"}  # fmt: skip
+HELD_OUT_WORDS = {"too sleepy", "too sour", "too bitter", "too tall", "too short", "too heavy", "too deep",
+                  "too smart"}  # fmt: skip
 TRAINING_PAIRS_PER_FRAME = 450
 
 
