@@ -96,8 +96,8 @@ FRAMES = [
     Frame("the {s} didn't cross the {o} because it was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
-          ANIMALS, ANIMALS, [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")],
-          SPEEDS),
+          ANIMALS, ANIMALS,
+          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")], SPEEDS),
 ]  # fmt: skip
 
 # Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
