@@ -97,7 +97,8 @@ FRAMES = [
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
           ANIMALS, ANIMALS,
-          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")], SPEEDS),
+          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")],
+          SPEEDS),
 ]  # fmt: skip
 
 # Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
