@@ -19,6 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .config import ModelConfig
+from .experiment import EXPERIMENT, gated
 from .positional import sinusoidal_encoding
 
 Tensor = torch.Tensor
@@ -55,9 +56,10 @@ class MultiHeadAttention(nn.Module):
     head i owns columns i·d_k … (i+1)·d_k − 1.
     """
 
-    def __init__(self, config: ModelConfig):
+    def __init__(self, config: ModelConfig, site: tuple[str, int] = ("", 0)):
         super().__init__()
         d = config.d_model
+        self.site = site  # (attention kind, layer): where an experiment finds this block's gate
         self.n_heads, self.d_head = config.n_heads, config.d_head
         self.w_q = nn.Linear(d, d)
         self.w_k = nn.Linear(d, d)
@@ -90,6 +92,9 @@ class MultiHeadAttention(nn.Module):
         heads, scores, scaled, weights = scaled_dot_product_attention(q, k, v, allowed)
         if self.training and self.dropout.p > 0:  # dropout on the weights only while training
             heads = self.dropout(weights) @ v
+        exp = EXPERIMENT.get()
+        if exp is not None and self.site in exp.gates:
+            heads = gated(heads, exp.gates[self.site], exp.mode)
         B, H, Tq, d_k = heads.shape
         concat = heads.transpose(1, 2).reshape(B, Tq, H * d_k)  # (B, Tq, d): heads side by side
         out = self.w_o(concat)  # (B, Tq, d)
@@ -165,9 +170,9 @@ class Sublayer(nn.Module):
 
 
 class EncoderLayer(nn.Module):
-    def __init__(self, config: ModelConfig):
+    def __init__(self, config: ModelConfig, index: int = 0):
         super().__init__()
-        self.self_attention = MultiHeadAttention(config)
+        self.self_attention = MultiHeadAttention(config, ("encoder_self", index))
         self.feed_forward = FeedForward(config)
         self.attention_sublayer = Sublayer(config)
         self.ffn_sublayer = Sublayer(config)
@@ -188,10 +193,10 @@ class EncoderLayer(nn.Module):
 
 
 class DecoderLayer(nn.Module):
-    def __init__(self, config: ModelConfig):
+    def __init__(self, config: ModelConfig, index: int = 0):
         super().__init__()
-        self.self_attention = MultiHeadAttention(config)
-        self.cross_attention = MultiHeadAttention(config)
+        self.self_attention = MultiHeadAttention(config, ("decoder_self", index))
+        self.cross_attention = MultiHeadAttention(config, ("cross", index))
         self.feed_forward = FeedForward(config)
         self.self_sublayer = Sublayer(config)
         self.cross_sublayer = Sublayer(config)
@@ -258,8 +263,8 @@ class Transformer(nn.Module):
             persistent=False,
         )
         self.dropout = nn.Dropout(config.dropout)
-        self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
-        self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
+        self.encoder_layers = nn.ModuleList(EncoderLayer(config, i) for i in range(config.n_encoder_layers))
+        self.decoder_layers = nn.ModuleList(DecoderLayer(config, i) for i in range(config.n_decoder_layers))
         # Pre-LN leaves the residual stream un-normalised, so each stack ends with one LayerNorm.
         self.encoder_norm = nn.LayerNorm(config.d_model) if config.norm_first else nn.Identity()
         self.decoder_norm = nn.LayerNorm(config.d_model) if config.norm_first else nn.Identity()
@@ -281,6 +286,9 @@ class Transformer(nn.Module):
             raise ValueError(f"sequence of {T} tokens is longer than max_len={self.config.max_len}")
         token = self.embedding(ids)
         positional = self.positional[:T]
+        exp = EXPERIMENT.get()
+        if exp is not None and not exp.positions:  # the experiment "no word order": no PE at all
+            positional = torch.zeros_like(positional)
         return token * math.sqrt(self.config.d_model) + positional, token, positional
 
     # ---- the two stacks -------------------------------------------------------------------------
@@ -339,7 +347,9 @@ class Transformer(nn.Module):
         t = 0 if past is None else past[0][0].size(2)
         if t >= self.config.max_len:
             raise ValueError(f"position {t} is beyond max_len={self.config.max_len}")
-        y = self.embedding(last_ids[:, None]) * math.sqrt(self.config.d_model) + self.positional[t]  # (B, 1, d)
+        exp = EXPERIMENT.get()
+        pe = self.positional[t] if exp is None or exp.positions else 0.0
+        y = self.embedding(last_ids[:, None]) * math.sqrt(self.config.d_model) + pe  # (B, 1, d)
         present = []
         for i, layer in enumerate(self.decoder_layers):
             y, kv = layer.step(y, None if past is None else past[i], memory_keys_values[i], source_allowed)
