@@ -37,6 +37,7 @@ RANK = {
     "pages.parts.minilm_attention": 6,
     "pages.parts.step_model": 6,
     "pages.parts.head_roles": 5,
+    "pages.parts.experiments": 5,
 }
 PAGE_RANK = max(RANK.values()) + 1
 PLAIN = [name for name, rank in RANK.items() if rank == 0]

@@ -29,6 +29,7 @@ PAGES = (
     PageSpec("pages/attention.py", "attention", ":material/grid_on:", "attention"),
     PageSpec("pages/step_by_step.py", "step", ":material/calculate:", "step_by_step"),
     PageSpec("pages/positional.py", "positional", ":material/waves:", "positional"),
+    PageSpec("pages/experiments.py", "experiments", ":material/science:", "experiments"),
     PageSpec("pages/beam_search.py", "beam", ":material/account_tree:", "beam_search"),
     PageSpec("pages/metrics.py", "metrics", ":material/rule:", "metrics"),
 )

@@ -1,0 +1,69 @@
+"""The Experiments page: heads switched off (presets, links), every head's importance, word order taken away;
+every number equal to the experiment lesson's, which tests/test_experiment.py checks against forward hooks."""
+
+import re
+
+import numpy as np
+import pytest
+
+from pages.parts.i18n import t
+from tests.app_harness import errors, figure, heatmap_panels, open_app, translator
+from viz_model.lessons.experiments import head_importance, switch_off, word_order
+from viz_model.lessons.head_roles import head_roles
+
+PAGE = "pages/experiments.py"
+TEXT, DIRECTION = "The animal didn't cross the street because it was too tired.", "en2zh"
+
+
+def texts(at) -> list[str]:
+    return [e.value for e in at.text]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_switching_heads_off_shows_the_changed_model(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang, off=["cross.3.1", "cross.3.2"], mode="mean")
+    assert errors(at) == []
+    assert at.multiselect(key="off").value == ["cross.3.1", "cross.3.2"]
+    outcome = switch_off(translator(), TEXT, DIRECTION, [("cross", 2, 0), ("cross", 2, 1)], "mean")
+    assert outcome.before.output_text in texts(at) and outcome.after.output_text in texts(at)
+    before, after = heatmap_panels(figure(at, "experiments.log_probs"))[0]
+    np.testing.assert_allclose(before, outcome.log_probs_before, atol=1e-5)
+    np.testing.assert_allclose(after, outcome.log_probs_after, atol=1e-5)
+    assert at.query_params["off"] == ["cross.3.1", "cross.3.2"]  # names in the link, not labels
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_parked_preset_picks_the_heads_parked_on_the_tag(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang)
+    trace = translator().translate(TEXT, DIRECTION).trace
+    parked = [f"{r.kind}.{r.layer + 1}.{r.head + 1}" for r in head_roles(trace) if r.rule == "parks_tag"]
+    at.button(key="experiments.preset_parked").click().run()
+    assert errors(at) == []
+    assert at.multiselect(key="off").value == parked
+
+
+def test_a_link_naming_heads_the_model_lacks_opens_the_default():
+    at = open_app(PAGE, text=TEXT, off=["cross.9.9", "nonsense"])
+    assert errors(at) == []
+    assert at.multiselect(key="off").value == ["encoder_self.1.1"]
+
+
+def test_head_importance_equals_one_run_per_head():
+    at = open_app(PAGE, text=TEXT, section="tab_importance")
+    assert errors(at) == []
+    panels = heatmap_panels(figure(at, "experiments.importance"))
+    expected = head_importance(translator(), TEXT, DIRECTION, batched=False)
+    for shown, kind in zip(panels, ("encoder_self", "decoder_self", "cross")):
+        np.testing.assert_allclose(shown[: expected[kind].shape[0]], expected[kind], atol=1e-4)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_word_order_shows_the_permutation_check(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang, section="tab_order", seed="3")
+    assert errors(at) == []
+    check = next(m.value for m in at.markdown if t("experiments.order_check", lang).split("**")[1] in m.value)
+    shown = float(re.search(r"\d\.\de[-+]\d+", check).group())
+    assert shown < 1e-4  # float precision: the same vectors, permuted
+    found = word_order(translator(), TEXT, DIRECTION, seed=3)
+    assert shown == pytest.approx(found.largest_difference, rel=0.06)
+    assert len(at.table) == 1
