@@ -93,7 +93,7 @@ def switch_off_part(text: str, direction: str, result) -> None:
     heads = valid_heads([parse_head(n) for n in chosen], config)
     parked = set(found["parked"])
     expect = "parked" if heads and set(heads) <= parked else "all" if len(heads) == len(names) else "some"
-    st.markdown(tr(f"experiments.expect_{expect}", n=len(heads)) if heads else tr("experiments.none_off"))
+    lead(tr(f"experiments.expect_{expect}", n=len(heads)) if heads else tr("experiments.none_off"), as_caption=False)
     outcome = switch_off(translator(), text, direction, heads, mode)
     left, right = st.columns(2)
     left.markdown(f"**{tr('experiments.before')}**")
@@ -101,13 +101,14 @@ def switch_off_part(text: str, direction: str, result) -> None:
     right.markdown(f"**{tr('experiments.after', n=len(heads))}**")
     right.text(outcome.after.output_text or "∅")
     happened = "changed" if outcome.changed else "same"
-    st.markdown(
+    lead(
         tr(
             f"experiments.happened_{happened}",
             drop=f"{outcome.log_prob_drop:.2f}",
             ratio=f"{np.exp(-outcome.log_prob_drop):.2g}",
         )
-        + ("" if outcome.decode_mode == outcome.mode else " " + tr("experiments.decoded_zero"))
+        + ("" if outcome.decode_mode == outcome.mode else " " + tr("experiments.decoded_zero")),
+        as_caption=False,
     )
     tokens = figures.token_labels(outcome.tokens)
     chart(
@@ -122,25 +123,25 @@ def switch_off_part(text: str, direction: str, result) -> None:
         ),
         key="experiments.log_probs",
     )
-    lead(tr("experiments.log_probs_caption"))
+    st.caption(tr("experiments.log_probs_caption"))
     later_head(outcome)
 
 
 def later_head(outcome) -> None:
     """One head's heatmap before and after, so a student sees what changed downstream."""
-    with settings_area():
-        kind = choice(
-            st.selectbox,
-            tr("experiments.watch_kind"),
-            ATTENTION_KINDS,
-            "wkind",
-            catalogue_labels("attention.kind_{}"),
-            default="cross",
-        )
-        config = translator().config
-        n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
-        layer = linked(st.slider, tr("experiments.watch_layer"), 1, n_layers, n_layers, key="wlayer")
-        head = linked(st.slider, tr("experiments.watch_head"), 1, config.n_heads, 1, key="whead")
+    config = translator().config
+    left, middle, right = settings_area().columns(3)
+    kind = choice(
+        left.selectbox,
+        tr("experiments.watch_kind"),
+        ATTENTION_KINDS,
+        "wkind",
+        catalogue_labels("attention.kind_{}"),
+        default="cross",
+    )
+    n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
+    layer = linked(middle.slider, tr("experiments.watch_layer"), 1, n_layers, n_layers, key="wlayer")
+    head = linked(right.slider, tr("experiments.watch_head"), 1, config.n_heads, 1, key="whead")
     layer, head = min(layer, n_layers) - 1, head - 1
     before, after = outcome.before.trace.attention(kind, layer), outcome.after.trace.attention(kind, layer)
     q_before, k_before = outcome.before.trace.axis_tokens(kind)
@@ -160,6 +161,7 @@ def later_head(outcome) -> None:
                     value_name=tr("axis.weight"),
                     panel_titles=[f"{title} · {tr('attention.layer_head', layer=layer + 1, h=head + 1)}"],
                     mask=None if att.mask.all() else att.mask,
+                    show_values=False,  # half the width: the colours, and the numbers on hover
                 ),
                 key=f"experiments.watch_{'before' if where is left else 'after'}",
             )
@@ -189,7 +191,7 @@ def importance_part(text: str, direction: str) -> None:
     k, layer, h = max(
         ((k, i, h) for k in kinds for i, h in np.ndindex(drops[k].shape)), key=lambda x: drops[x[0]][x[1], x[2]]
     )
-    lead(
+    st.caption(
         tr(
             "experiments.importance_caption",
             head=head_label(head_name((k, layer, h))),
@@ -242,4 +244,4 @@ def order_part(text: str, direction: str) -> None:
                 ),
                 key=f"experiments.order_{key}",
             )
-    lead(tr("experiments.order_caption"))
+    st.caption(tr("experiments.order_caption"))

@@ -65,13 +65,14 @@ def page_title(section: str, has_settings: bool = True) -> None:
         _slots.settings = settings.popover(tr("common.settings"), icon=":material/tune:", width="stretch")
 
 
-def lead(text: str) -> None:
-    """A caption that introduces the chart below it. In presentation mode it follows that chart instead (the
-    next `chart` call draws it), so the chart starts on the first screen and the teacher reads it after."""
+def lead(text: str, as_caption: bool = True) -> None:
+    """A caption (or, `as_caption` False, a paragraph) that introduces the chart below it. In presentation
+    mode it follows that chart instead (the next `chart` call draws it), so the chart starts on the first
+    screen and the teacher reads it after."""
     if presenting():
-        _slots.leads = [*getattr(_slots, "leads", []), text]
+        _slots.leads = [*getattr(_slots, "leads", []), (text, as_caption)]
     else:
-        st.caption(text)
+        (st.caption if as_caption else st.markdown)(text)
 
 
 def heading(text: str) -> None:
@@ -234,8 +235,8 @@ def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
             icon=f":material/{icon}:",
             type="tertiary",
         )
-    for text in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
-        st.caption(text)
+    for text, as_caption in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
+        (st.caption if as_caption else st.markdown)(text)
     _slots.leads = []
 
 
