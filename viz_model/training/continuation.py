@@ -10,7 +10,6 @@ and the starting checkpoint. New tokens get new embedding rows; every existing r
 from __future__ import annotations
 
 import hashlib
-import math
 import platform
 import random
 import time
@@ -28,7 +27,7 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
-from .train import TrainConfig, batches, greedy_exact, oversample
+from .train import TrainConfig, batches, greedy_exact, oversample, warmup_cosine
 
 
 @dataclass
@@ -59,11 +58,8 @@ class ContinuationConfig:
 
 
 def learning_rate(step: int, cfg: ContinuationConfig) -> float:
-    if step < cfg.warmup_steps:
-        return cfg.peak_lr * (step + 1) / cfg.warmup_steps
-    progress = (step - cfg.warmup_steps) / max(1, cfg.steps - cfg.warmup_steps)
-    cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
-    return cfg.peak_lr * (cfg.final_lr_fraction + (1 - cfg.final_lr_fraction) * cosine)
+    """One phase: linear warm-up, then cosine decay to a twentieth of the peak."""
+    return warmup_cosine(step, cfg.steps, cfg.warmup_steps, cfg.peak_lr, cfg.final_lr_fraction)
 
 
 def extended_model(model: Transformer, vocab_size: int, seed: int) -> Transformer:

@@ -1,5 +1,4 @@
-"""Train the shipped translator from scratch: `python -m viz_model.training.train` (or continue it: `--continue-from`).
-
+"""Train the shipped translator: `python -m viz_model.training.train`, from scratch or `--continue-from DIR`.
 Deterministic from a seed on CPU: the corpus, the batch order and the initial weights all come from it.
 Prints steps, loss, tokens/s and, every so often, validation BLEU; writes assets/model/ at the end.
 """
@@ -143,17 +142,22 @@ def batches(examples: list[Example], batch_size: int, rng: random.Random):
                 yield [examples[i] for i in indices]
 
 
+def warmup_cosine(step: int, length: int, warmup: int, peak_lr: float, final_fraction: float) -> float:
+    """Step `step` of a phase of `length` steps: linear warm-up over `warmup`, then cosine decay to
+    `final_fraction` of the peak."""
+    if step < warmup:
+        return peak_lr * (step + 1) / warmup
+    progress = (step - warmup) / max(1, length - warmup)
+    cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    return peak_lr * (final_fraction + (1 - final_fraction) * cosine)
+
+
 def learning_rate(step: int, cfg: TrainConfig) -> float:
     """Linear warm-up then cosine decay, restarted for each phase (arithmetic first, then everything)."""
     first = min(cfg.arithmetic_first_steps, cfg.steps)
     start, length = (0, first) if step < first else (first, cfg.steps - first)
-    step -= start
     warmup = min(cfg.warmup_steps, max(1, length // 5))
-    if step < warmup:
-        return cfg.peak_lr * (step + 1) / warmup
-    progress = (step - warmup) / max(1, length - warmup)
-    cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
-    return cfg.peak_lr * (cfg.final_lr_fraction + (1 - cfg.final_lr_fraction) * cosine)
+    return warmup_cosine(step - start, length, warmup, cfg.peak_lr, cfg.final_lr_fraction)
 
 
 @torch.no_grad()
