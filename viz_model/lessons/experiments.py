@@ -105,14 +105,16 @@ def switch_off(translator, text: str, direction: str, heads: Iterable[Head], mod
 
 
 @torch.no_grad()
-def head_importance(translator, text: str, direction: str, batched: bool = True) -> dict[str, np.ndarray]:
+def head_importance(
+    translator, text: str, direction: str, batched: bool = True, output_tokens: list[str] | None = None
+) -> dict[str, np.ndarray]:
     """kind → (L, H): how much ln P(the model's own translation) drops when that one head is switched off
     (zeroed), teacher-forced. Batched: one pass with a batch row per head (row 0 the model as shipped);
-    unbatched: one pass per head (the tests' oracle)."""
+    unbatched: one pass per head (the tests' oracle). `output_tokens`: the translation, when already known."""
     config = translator.config
     tokenizer = translator.tokenizer
     source = translator.encode(text, direction).ids
-    output = translator.translate(text, direction).output_tokens
+    output = output_tokens if output_tokens is not None else translator.translate(text, direction).output_tokens
     target = tokenizer.ids(output)[: config.max_len - 1]
     decoder_input = torch.tensor([[tokenizer.bos_id, *target]])
     predicted = torch.tensor([*target, tokenizer.eos_id])

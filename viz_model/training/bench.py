@@ -1,7 +1,8 @@
 """Speed and memory of the model on this machine: `python -m viz_model.training.bench [--json]`.
 
 Figures, not pass/fail tests: medians over repeated runs of model load, a full trace of a 10-token and a
-max-length sentence, and beam search at k = 1, 4, 8 (and k = 5 forced to 30 tokens), plus peak memory.
+max-length sentence, every head's importance on a 20-token sentence, and beam search at k = 1, 4, 8 (and k = 5
+forced to 30 tokens), plus peak memory.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 
 import torch
 
+from viz_model.lessons.experiments import head_importance
 from viz_model.model.decoding import beam_search
 from viz_model.model.trace import build_trace
 from viz_model.model.translator import SearchSettings, Translator
@@ -70,6 +72,13 @@ def run(repeat: int = 20, threads: int | None = None) -> dict:
         target = (target + target)[: model.config.max_len - 1]
         figures[name] = _median_ms(lambda: build_trace(model, tokenizer, source.ids, target), repeat)
         figures[name.replace("_ms", "_shape")] = f"{len(source.ids)} source × {len(target) + 1} target tokens"
+    # Every head's importance (36 heads switched off one at a time, in one batched teacher-forced pass) on a
+    # 20-token sentence, given its translation: what the Experiments page computes on a new sentence.
+    twenty = " ".join(_long_sentence(translator).split()[:18])  # + the direction tag and <eos>
+    output = translator.translate(twenty, "en2zh").output_tokens
+    figures["head_importance_20_tokens_ms"] = _median_ms(
+        lambda: head_importance(translator, twenty, "en2zh", output_tokens=output), max(3, repeat // 4)
+    )
     source = translator.encode(TEN_TOKENS, "en2zh")
     for k in (1, 4, 8):
         figures[f"beam_k{k}_ms"] = _median_ms(lambda: beam_search(model, tokenizer, source.ids, beam_width=k), repeat)
