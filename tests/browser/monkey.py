@@ -197,6 +197,7 @@ def main(argv=None) -> int:
     parser.add_argument("--actions", type=int, default=300, help="actions per page and language")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", nargs="*", default=None, help="url paths (default: every page)")
+    parser.add_argument("--languages", nargs="*", default=["en", "zh"], help="interface languages (default: both)")
     args = parser.parse_args(argv)
     from pages.parts.frame import PAGES
 
@@ -210,7 +211,7 @@ def main(argv=None) -> int:
     ):
         server.wait_healthy(timeout=180)
         browser = launch_chromium(playwright)
-        for lang in ("en", "zh"):
+        for lang in args.languages:
             for i, path in enumerate(paths):
                 context = browser.new_context(viewport={"width": 1400, "height": 900})
                 seed = args.seed * 1000 + i * 10 + (lang == "zh")
