@@ -18,6 +18,7 @@ from viz_model.corpus import coreference
 from viz_model.corpus.continuation import (
     continuation_pairs,
     continuation_splits,
+    extended_tokenizer,
     load_classics,
     new_tokens,
 )
@@ -138,9 +139,11 @@ def test_continuation_learning_rate_warms_up_then_decays_to_its_floor():
 # ---- slow: the splits, the runs, the shipped model --------------------------------------------------------
 @pytest.fixture(scope="module")
 def splits():
-    _, tokenizer, card = checkpoint.load()
+    _, shipped, card = checkpoint.load()
+    seed = card.get("continuation", {}).get("seed", 0)
+    tokenizer = extended_tokenizer(shipped, seed)  # a continued model's own already reads them: nothing added
     base = corpus.split_corpus(corpus.corpus_pairs())
-    return base, continuation_splits(base, tokenizer, card.get("continuation", {}).get("seed", 0)), tokenizer
+    return base, continuation_splits(base, tokenizer, seed), tokenizer
 
 
 def test_continuation_adds_to_training_only_and_keeps_one_translation_per_sentence(splits):
@@ -188,7 +191,7 @@ def test_every_classic_translates_exactly():
     card = _continued_card()
     model, tokenizer, _ = checkpoint.load()
     base = corpus.split_corpus(corpus.corpus_pairs())
-    train = continuation_splits(base, tokenizer, card["continuation"]["seed"])["train"]
+    train = continuation_splits(base, tokenizer, card["continuation"]["seed"])["train"]  # a continued tokenizer
     result = evaluate_classics(model, tokenizer, train, log=lambda *_: None)
     n = len(load_classics())
     assert result["classics_exact_en2zh"] == f"{n}/{n}", result["classics_misses"][:10]
