@@ -173,7 +173,8 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
     assert all(torch.equal(first[k], second[k]) for k in first)
     start, _, _ = checkpoint.load()
     assert not torch.equal(
-        first["encoder_layers.0.attention.w_q.weight"], start.state_dict()["encoder_layers.0.attention.w_q.weight"]
+        first["encoder_layers.0.self_attention.w_q.weight"],
+        start.state_dict()["encoder_layers.0.self_attention.w_q.weight"],
     )
 
 
