@@ -146,6 +146,7 @@ def later_head(outcome) -> None:
     before, after = outcome.before.trace.attention(kind, layer), outcome.after.trace.attention(kind, layer)
     q_before, k_before = outcome.before.trace.axis_tokens(kind)
     q_after, k_after = outcome.after.trace.axis_tokens(kind)
+    y_title, x_title = axis_titles(kind)
     left, right = st.columns(2)
     for where, att, rows, cols, title in (
         (left, before, q_before, k_before, tr("experiments.row_before")),
@@ -157,7 +158,8 @@ def later_head(outcome) -> None:
                     att.weights[head],
                     figures.token_labels(rows),
                     figures.token_labels(cols),
-                    **dict(zip(("y_title", "x_title"), axis_titles(kind))),
+                    y_title=y_title,
+                    x_title=x_title,
                     value_name=tr("axis.weight"),
                     panel_titles=[f"{title} · {tr('attention.layer_head', layer=layer + 1, h=head + 1)}"],
                     mask=None if att.mask.all() else att.mask,
@@ -226,6 +228,7 @@ def order_part(text: str, direction: str) -> None:
     )
     st.markdown(tr("experiments.order_check", diff=f"{found.largest_difference:.1e}"))
     last = translator().config.n_encoder_layers - 1
+    y_title, x_title = axis_titles("encoder_self")
     left, right = st.columns(2)
     for where, translation, title, key in (
         (left, found.no_positions, tr("experiments.order_no_positions"), "typed"),
@@ -238,7 +241,8 @@ def order_part(text: str, direction: str) -> None:
                     translation.trace.attention("encoder_self", last).mean_weights,
                     tokens,
                     tokens,
-                    **dict(zip(("y_title", "x_title"), axis_titles("encoder_self"))),
+                    y_title=y_title,
+                    x_title=x_title,
                     value_name=tr("axis.weight"),
                     panel_titles=[f"{title} · {tr('experiments.mean_last_layer', layer=last + 1)}"],
                 ),

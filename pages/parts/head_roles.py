@@ -107,6 +107,7 @@ def look_line(weights, head: int, roles: list[HeadRole], query_tokens, key_token
     that layer's heads' roles."""
     line = look_for_line(weights, head, roles, query_tokens, key_tokens)
     role = next(r for r in roles if r.head == head)
+    usual = usual_text(role)
     parked = (
         tr("roles.look_parked", parked=line["heads_parked_on_tag"], n=line["n_heads"], tag=md(line["tag"]))
         if line["tag"] is not None
@@ -119,7 +120,7 @@ def look_line(weights, head: int, roles: list[HeadRole], query_tokens, key_token
             role=tr(f"roles.{role.role}"),
             score=f"{role.score:.2f}",
             rule=rule_line(role),
-            usual=tr("roles.usual_part", usual=usual_text(role)) if usual_text(role) else "",
+            usual=tr("roles.usual_part", usual=usual) if usual else "",
             token=md(f"{line['top_key_position']}:{line['top_key']}"),
             share=f"{line['top_key_share']:.2f}",
             parked=parked,
