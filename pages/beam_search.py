@@ -15,9 +15,9 @@ from pages.parts.beam_search import (
 )
 from pages.parts.cache import translator
 from pages.parts.controls import linked
-from pages.parts.frame import frame
+from pages.parts.frame import PAGES, frame
 from pages.parts.model_picker import translator_only
-from pages.parts.state import presenting, tr
+from pages.parts.state import link_params, presenting, tr
 from pages.parts.widgets import chart, explanation, heading, page_title, require_sentence, sections, settings_area
 from viz_model.lessons.toy_search import (
     COURSE_TABLE,
@@ -29,6 +29,8 @@ from viz_model.lessons.toy_search import (
 )
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
+
+DECODING = next(p for p in PAGES if p.url_path == "decoding")
 
 
 def sentence_part() -> None:
@@ -81,6 +83,8 @@ def sentence_part() -> None:
     )
     if presenting():
         show_output()
+    else:  # the lab one click away: the same sentence, every strategy and teacher forcing
+        st.page_link(DECODING.file, label=tr("beam.to_decoding"), icon=DECODING.icon, query_params=link_params())
 
 
 def course_part() -> None:

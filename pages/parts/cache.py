@@ -13,6 +13,7 @@ import streamlit as st
 
 from viz_model import figures
 from viz_model.lessons.attention_notes import first_layer_without_sink
+from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.head_notes import usual_roles
 from viz_model.lessons.pretrained_views import (
@@ -33,6 +34,7 @@ from viz_model.model.pretrained import (
     contextual_similarity,
     minilm_path,
 )
+from viz_model.model.sampling import SamplingSettings
 from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translation, Translator
 
@@ -111,6 +113,30 @@ def is_app_search(settings: SearchSettings) -> bool:
 
 def _normalised(settings: SearchSettings) -> SearchSettings:
     return normalised_settings(settings, translator().config.max_len)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _forcing(directory: str, text: str, direction: str, reference: tuple[str, ...]) -> ForcingComparison:
+    return compare_forcing(_load_translator(directory), text, direction, reference)
+
+
+def forcing(text: str, direction: str, reference) -> ForcingComparison:
+    """Teacher forcing on `reference` (tokens) beside free running, cached."""
+    return _forcing(str(model_dir()), text, direction, tuple(reference))
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _strategies(
+    directory: str, text: str, direction: str, width: int, alpha: float, sampling: SamplingSettings, reference: str
+) -> StrategyComparison:
+    return compare_strategies(_load_translator(directory), text, direction, width, alpha, sampling, reference)
+
+
+def strategies(
+    text: str, direction: str, width: int, alpha: float, sampling: SamplingSettings, reference: str
+) -> StrategyComparison:
+    """Greedy, beam and seeded samples of one sentence, scored, cached (a seed's samples are repeatable)."""
+    return _strategies(str(model_dir()), text, direction, width, alpha, sampling, reference)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

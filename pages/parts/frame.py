@@ -31,6 +31,7 @@ PAGES = (
     PageSpec("pages/positional.py", "positional", ":material/waves:", "positional"),
     PageSpec("pages/experiments.py", "experiments", ":material/science:", "experiments"),
     PageSpec("pages/beam_search.py", "beam", ":material/account_tree:", "beam_search"),
+    PageSpec("pages/decoding.py", "decoding", ":material/alt_route:", "decoding"),
     PageSpec("pages/metrics.py", "metrics", ":material/rule:", "metrics"),
 )
 

@@ -4,6 +4,7 @@ attention selectors, and Markdown escaping for text a user typed."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import translate, translator
-from pages.parts.controls import choice
+from pages.parts.controls import choice, url_notice
 from pages.parts.i18n import t
 from pages.parts.state import presenting, sentence, tr
 from viz_model import figures
@@ -124,10 +125,11 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     parts.get(chosen, next(iter(parts.values())))()
 
 
-def slide_row(key: str, names, where=st):
+def slide_row(key: str, names, where=st, always: bool = False):
     """Where a choice among `names` (state key `key`) is drawn: in presentation mode between Previous and
-    Next buttons, so a teacher clicks through a page's sections or views like slides; else `where` itself."""
-    if not presenting():
+    Next buttons, so a teacher clicks through a page's sections or views like slides; else `where` itself.
+    `always`: the buttons in every mode (time steps, which a reader walks through one by one)."""
+    if not (always or presenting()):
         return where
     back, row, forward = where.columns([1, 10, 1], vertical_alignment="center")
     for column, name, arrow, step in ((back, "previous", "back", -1), (forward, "next", "forward", 1)):
@@ -139,7 +141,35 @@ def slide_row(key: str, names, where=st):
             on_click=_move_section,
             args=(key, list(names), step),
         )
-    return _LabelFolded(row)
+    return _LabelFolded(row) if presenting() else row
+
+
+def time_step(key: str, n: int, label: str, default: int = 0) -> int:
+    """A time step 0..n-1, shown and in the URL parameter `key` as 1..n, on a slider between Previous and
+    Next (in every mode: a reader walks through time steps one by one). The URL is written here, not by
+    Streamlit's binding: a bound slider that opens elsewhere than its first value needs a default, and a
+    default beside a value that Previous/Next set through the session state draws Streamlit's warning. A
+    link's value outside 1..n, or a stored one after the sentence got shorter, gives `default`."""
+    state, default = st.session_state, max(0, min(default, n - 1))
+
+    def from_link(raw: str) -> int | None:
+        return int(raw) - 1 if raw.isdigit() and 1 <= int(raw) <= n else None
+
+    if key not in state:
+        url_notice(key, lambda raw: from_link(raw) is not None)
+        linked = from_link(st.query_params.get(key, ""))
+        state[key] = default if linked is None else linked
+    elif not (isinstance(state[key], int) and 0 <= state[key] < n):
+        state[key] = default
+    row = slide_row(key, range(n), always=True)
+    if n > 1:
+        row.select_slider(label, range(n), key=key, format_func=lambda i: str(i + 1))
+    value = state[key] if n > 1 else 0
+    if value == default:
+        st.query_params.pop(key, None)
+    elif st.query_params.get(key) != str(value + 1):
+        st.query_params[key] = str(value + 1)
+    return value
 
 
 class _LabelFolded:
@@ -152,6 +182,7 @@ class _LabelFolded:
     def __getattr__(self, name: str):
         widget = getattr(self._where, name)
 
+        @functools.wraps(widget)  # keeps the widget's name, by which callers tell widgets apart
         def draw(*args, **kwargs):
             kwargs.setdefault("label_visibility", "collapsed")
             return widget(*args, **kwargs)

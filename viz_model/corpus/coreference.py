@@ -56,7 +56,8 @@ ANIMAL_STATES = [
 TASTES = [
     ("too hot", "太 烫 了"), ("too cold", "太 凉 了"), ("too spicy", "太 辣 了"), ("too salty", "太 咸 了"),
     ("too hard", "太 硬 了"), ("too sweet", "太 甜 了"),
-    ("too sour", "太 酸 了"), ("too bitter", "太 苦 了"),
+    ("too sour", "太 酸 了"), ("too bitter", "太 苦 了"), ("too greasy", "太 油腻 了"), ("too dry", "太 干 了"),
+    ("too raw", "太 生 了"), ("too bland", "太 淡 了"),
 ]  # fmt: skip
 SIZES = [
     ("too big", "太 大 了"),
@@ -65,13 +66,19 @@ SIZES = [
     ("too tall", "太 高 了"),
     ("too thick", "太 厚 了"),
 ]
-ROOM = [("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了")]
+ROOM = [
+    ("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了"),
+    ("too shallow", "太 浅 了"), ("too crowded", "太 挤 了"),
+]  # fmt: skip
 WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了")]
 WAY_TRAITS = [
     ("too wide", "太 宽 了"), ("too long", "太 长 了"), ("too dangerous", "太 危险 了"), ("too dark", "太 黑 了"),
     ("too deep", "太 深 了"), ("too crowded", "太 拥挤 了"),
 ]  # fmt: skip
-SPEEDS = [("too fast", "太 快 了"), ("too smart", "太 聪明 了")]
+SPEEDS = [
+    ("too fast", "太 快 了"), ("too smart", "太 聪明 了"), ("too quick", "太 快 了"), ("too far away", "太 远 了"),
+    ("too clever", "太 机灵 了"),
+]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree
 `diagram`: the architecture. The public names are re-exported here, so pages write `figures.heatmaps(...)`.
 """
 
-from .charts import bar_chart, line_chart, scatter_map, vector_moves
+from .charts import bar_chart, cut_bars, line_chart, scatter_map, vector_moves
 from .diagram import ARCHITECTURE_PARTS, architecture
 from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
 from .look import (
@@ -50,6 +50,7 @@ __all__ = [
     "WEIGHT_SCALE",
     "architecture",
     "bar_chart",
+    "cut_bars",
     "colour_range",
     "column_width",
     "escape_label",

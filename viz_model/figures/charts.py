@@ -60,6 +60,9 @@ def bar_chart(
             hovertemplate=f"%{{x}}: %{{y:{value_format}}}<extra></extra>",
         )
     category = dict(autorange="reversed", type="category") if horizontal else dict(type="category")
+    # Room past the longest bar for its value, written outside it (else plotly clips that label).
+    low, high = float(np.nanmin(np.append(values, 0))), float(np.nanmax(np.append(values, 0)))
+    value_range = dict(range=[low * 1.25, high * 1.25]) if high > low else {}
     numbers = number_labels(np.append(values, 0))
     x_angle = 0 if horizontal or len(labels) <= 8 else -45
     if not horizontal:
@@ -71,8 +74,8 @@ def bar_chart(
             height=height or (max(220, 34 * len(labels) + 100) if horizontal else 380),
             margin=margin,
             **LOOK,
-            xaxis=axis_layout(x_title, **({} if horizontal else category)),
-            yaxis=axis_layout(y_title, **(category if horizontal else {})),
+            xaxis=axis_layout(x_title, **(value_range if horizontal else category)),
+            yaxis=axis_layout(y_title, **(category if horizontal else value_range)),
         ),
     )
 
@@ -163,6 +166,52 @@ def line_chart(
         margin=margins(number_labels(all_y), number_labels(x)),
         **LOOK,
         legend=legend_on_top(height),
+    )
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+
+
+def cut_bars(
+    labels: Sequence[str],
+    before: Sequence[float],
+    after: Sequence[float],
+    kept: int,
+    *,
+    names: tuple[str, str],
+    y_title: str,
+    cut_label: str,
+    height: int = 380,
+) -> go.Figure:
+    """A next-token distribution before and after sampling cuts it: two bars per token (most probable first),
+    `before` grey and `after` in colour, and a dashed line after the first `kept` tokens, which are the ones
+    that can still be drawn (temperature keeps the order, top-k and top-p keep a prefix of it)."""
+    labels = [escape_label(x) for x in labels]
+    traces = [
+        dict(type="bar", x=labels, y=np.asarray(values, dtype=np.float32), name=escape_label(name),
+             marker_color=colour, text=[f"{v:.2f}" if v >= 0.005 else "" for v in values], textposition="outside",
+             hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>")
+        for name, values, colour in ((names[0], before, MID_GREY), (names[1], after, BAR_COLOUR))
+    ]  # fmt: skip
+    shapes, annotations = [], []
+    if 0 < kept < len(labels):
+        shapes.append(
+            dict(type="line", xref="x", yref="paper", x0=kept - 0.5, x1=kept - 0.5, y0=0, y1=1,
+                 line=dict(color=DARK, width=2, dash="dash"))
+        )  # fmt: skip
+        annotations.append(
+            dict(xref="x", yref="paper", x=kept - 0.5, y=0.98, text=escape_label(cut_label), showarrow=False,
+                 xanchor="left", yanchor="top", xshift=4, font=dict(color=DARK))
+        )  # fmt: skip
+    top = max([*before, *after, 0.01])
+    layout = dict(
+        barmode="group",
+        height=height,
+        margin=margins(number_labels([0, top]), labels, -45 if len(labels) > 8 else 0),
+        **LOOK,
+        xaxis=axis_layout("", type="category", tickangle=-45 if len(labels) > 8 else 0),
+        yaxis=axis_layout(y_title, range=[0, top * 1.2]),
+        legend=legend_on_top(height),
+        shapes=shapes,
+        annotations=annotations,
     )
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from viz_model.lessons.attention_notes import attention_sink
-from viz_model.model.tokenizer import BOS, EOS, PAD, TARGET_TAG, UNK
+from viz_model.model.tokenizer import BOS, EOS, PAD, TARGET_TAG, UNK, is_punctuation
 from viz_model.model.trace import ATTENTION_KINDS
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -113,10 +113,6 @@ def _is_special(token: str) -> bool:
     return token in (PAD, BOS, EOS, *TARGET_TAG.values(), "[CLS]", "[SEP]", "[PAD]", "[MASK]")
 
 
-def _is_punctuation(token: str) -> bool:
-    return not _is_special(token) and token != UNK and not any(ch.isalnum() for ch in token)
-
-
 def structural_kind(tokens: Sequence[str], position: int) -> str | None:
     """What kind of structural token sits at `position` ("tag", "bos", "eos", "cls", "sep", "punct"), or None
     for a word. Final punctuation is a mark with only special tokens after it: like the tag it ends every
@@ -127,7 +123,7 @@ def structural_kind(tokens: Sequence[str], position: int) -> str | None:
         return "tag"
     if token in named:
         return named[token]
-    if _is_punctuation(token) and all(_is_special(t) for t in tokens[position + 1 :]):
+    if is_punctuation(token) and all(_is_special(t) for t in tokens[position + 1 :]):
         return "punct"
     return None
 
@@ -240,7 +236,7 @@ def _score_aligned(
     those source tokens. The mean over such rows, when there are at least MIN_ALIGNED_ROWS."""
     judged = []  # (row, source positions, weight)
     for i, token in enumerate(output_tokens[: W.shape[0]]):
-        if _is_special(token) or _is_punctuation(token):
+        if _is_special(token) or is_punctuation(token):
             continue
         translations = lexicon.translations(token)
         sources = [j for j, s in enumerate(key_tokens) if _word(s) in translations]

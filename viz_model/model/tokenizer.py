@@ -66,6 +66,12 @@ def clean_text(text: str) -> str:
     return "".join(kept)
 
 
+def is_punctuation(token: str) -> bool:
+    """A mark, not a word: no letter, digit or Chinese character (special tokens such as <eos> and [CLS]
+    have letters, so they are not marks)."""
+    return bool(token) and not any(ch.isalnum() for ch in token)
+
+
 def contains_chinese(text: str) -> bool:
     return bool(_CJK.search(text))
 

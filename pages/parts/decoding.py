@@ -1,0 +1,313 @@
+"""The Decoding lab's parts: teacher forcing beside free running, every decoding strategy on one sentence,
+and one step's next-token distribution cut by temperature, top-k and top-p."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from pages.parts.cache import forcing, search, strategies, translator
+from pages.parts.controls import choice, dependent_index, linked
+from pages.parts.i18n import t
+from pages.parts.state import catalogue_labels, tr
+from pages.parts.text import md, tokens_text
+from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step, whole_table_height
+from viz_model import figures
+from viz_model.lessons.decoding_lab import (
+    LABEL_SMOOTHING,
+    REFERENCES,
+    ForcingComparison,
+    StrategyComparison,
+    one_word_changed,
+    step_distribution,
+    typed_reference,
+)
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.sampling import SamplingSettings
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
+
+MAX_REFERENCE_CHARS = 500
+MAX_SAMPLES = 10
+GREEDY = SearchSettings(beam_width=1)  # free running's choices: the reference that agrees at every step
+
+
+# ---- teacher forcing beside free running ------------------------------------------------------------------
+def reference_text_box() -> str:
+    """The reader's reference (the Strategies' BLEU and chrF, the typed choice of Teacher forcing), in the URL."""
+    return linked(
+        st.text_input, tr("decoding.reference_text"), key="reftext", max_chars=MAX_REFERENCE_CHARS,
+        help=tr("decoding.reference_text_help"),
+    )  # fmt: skip
+
+
+def chosen_reference(text: str, direction: str) -> list[str]:
+    """The reference tokens to force: the model's greedy translation (what free running writes, so the two
+    agree at every step), it with one word changed, or the typed one (a typed reference that cannot be used
+    falls back to the model's, with a note)."""
+    with settings_area():
+        kind = choice(
+            st.segmented_control, tr("decoding.reference"), REFERENCES, "ref", catalogue_labels("decoding.ref_{}")
+        )
+        typed = reference_text_box() if kind == "typed" else ""
+    own = translator().output(search(text, direction, GREEDY), direction)[0]
+    if kind == "changed":
+        changed = one_word_changed(forcing(text, direction, own))
+        if changed is None:
+            st.info(tr("decoding.no_change"), icon=":material/info:")
+        return changed or own
+    if kind == "typed":
+        read = typed_reference(translator(), typed, direction)
+        if read.problem in ("empty", "wrong_language"):
+            st.info(tr(f"decoding.ref_problem_{read.problem}"), icon=":material/info:")
+            return own
+        if read.problem == "long":
+            st.info(tr("decoding.ref_problem_long", n=len(read.tokens)), icon=":material/content_cut:")
+        if read.unknown:
+            st.info(tr("decoding.ref_unknown", words=md(", ".join(read.unknown[:8]))), icon=":material/help:")
+        return read.tokens
+    return own
+
+
+def _divergence_note(found: ForcingComparison) -> str:
+    at = found.divergence
+    if at is None:
+        return tr("decoding.agree", n=len(found.forced))
+    free = found.free[at] if at < len(found.free) else None
+    forced = found.forced[at] if at < len(found.forced) else None
+    if free is None or forced is None:
+        return tr("decoding.diverge_length", step=at + 1)
+    return tr(
+        "decoding.diverge",
+        step=at + 1,
+        argmax=md(free.top[0][0]),
+        p_argmax=f"{free.top[0][1]:.3f}",
+        reference=md(forced.chosen),
+        p_reference=f"{forced.chosen_prob:.3f}",
+    )
+
+
+def forcing_part(text: str, direction: str) -> None:
+    reference = chosen_reference(text, direction)
+    found = forcing(text, direction, reference)
+    config = translator().config
+    with settings_area():
+        layer = dependent_index(
+            st.selectbox, tr("decoding.layer"), config.n_decoder_layers, "dlayer",
+            default=config.n_decoder_layers - 1, format_func=lambda i: str(i + 1),
+        )  # fmt: skip
+    lead(tr("decoding.reference_line", tokens=md(tokens_text(found.reference))), as_caption=False)
+    (st.success if found.divergence is None else st.warning)(_divergence_note(found), icon=":material/call_split:")
+    n = found.steps
+    step = time_step("step", n, tr("decoding.step"), default=found.divergence or 0)
+    left, right = st.columns(2)
+    for where, side, steps in ((left, "forced", found.forced), (right, "free", found.free)):
+        with where:
+            st.markdown(f"**{tr(f'decoding.side_{side}')}**")
+            if step >= len(steps):
+                st.caption(tr("decoding.side_ended", n=len(steps)))
+                continue
+            _step_view(side, steps, step)
+    _cross_rows(found, step, layer)
+    _steps_table(found)
+    folded(tr("decoding.self_attention"), "decoding.self_fold", lambda: _self_attention(found, layer))
+    _loss(found)
+
+
+def _step_view(side: str, steps, step: int) -> None:
+    now = steps[step]
+    st.caption(tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]]))))
+    labels = [tok for tok, _ in now.top]
+    values = [p for _, p in now.top]
+    if now.chosen not in labels:  # the reference's token, outside the top 5: shown after them
+        labels, values = labels + [now.chosen], values + [now.chosen_prob]
+    chart(
+        figures.bar_chart(
+            figures.token_labels(labels), values, x_title=tr("decoding.axis_p"), y_title="",
+            highlight=[tok == now.chosen for tok in labels], height=250,
+        ),
+        key=f"decoding.top_{side}",
+    )  # fmt: skip
+    st.markdown(tr(f"decoding.chosen_{side}", token=md(now.chosen), p=f"{now.chosen_prob:.3f}"))
+
+
+def _cross_rows(found: ForcingComparison, step: int, layer: int) -> None:
+    """This step's cross-attention row on each side: where in the source each decoder looks as it chooses."""
+    both = (("forced", found.forced), ("free", found.free))
+    sides = [(side, steps[step]) for side, steps in both if step < len(steps)]
+    _, x_title = axis_titles("cross")
+    chart(
+        figures.heatmaps(
+            np.stack([now.cross[layer].mean(0) for _, now in sides]),
+            [tr(f"decoding.row_{side}", token=figures.escape_label(now.fed)) for side, now in sides],
+            figures.token_labels(found.source_labels),
+            y_title="", x_title=x_title, value_name=tr("axis.weight"),
+            panel_titles=[tr("decoding.cross_title", step=step + 1, layer=layer + 1)], height=330,
+        ),
+        key="decoding.cross",
+    )  # fmt: skip
+
+
+def _steps_table(found: ForcingComparison) -> None:
+    rows = []
+    for i in range(found.steps):
+        forced = found.forced[i] if i < len(found.forced) else None
+        free = found.free[i] if i < len(found.free) else None
+        rows.append(
+            {
+                tr("decoding.col_step"): i + 1,
+                tr("decoding.col_forced_fed"): forced.fed if forced else "",
+                tr("decoding.col_reference"): forced.chosen if forced else "",
+                tr("decoding.col_p_reference"): round(forced.chosen_prob, 4) if forced else None,
+                tr("decoding.col_free_fed"): free.fed if free else "",
+                tr("decoding.col_argmax"): free.chosen if free else "",
+                tr("decoding.col_p_argmax"): round(free.chosen_prob, 4) if free else None,
+                tr("decoding.col_differ"): "⟵" if i == found.divergence else "",
+            }
+        )
+    st.dataframe(rows, hide_index=True, key="decoding.steps_table", height=whole_table_height(len(rows)))
+    st.caption(tr("decoding.steps_caption"))
+
+
+def _self_attention(found: ForcingComparison, layer: int) -> None:
+    tokens = figures.token_labels(["<bos>", *found.reference])
+    weights = found.decoder_self[layer].mean(0)  # (T, T)
+    y_title, x_title = axis_titles("decoder_self")
+    chart(
+        figures.heatmaps(
+            weights, tokens, tokens, y_title=y_title, x_title=x_title, value_name=tr("axis.weight"),
+            panel_titles=[tr("decoding.self_title", layer=layer + 1)], mask=np.tril(np.ones_like(weights, bool)),
+        ),
+        key="decoding.self",
+    )  # fmt: skip
+    st.caption(tr("decoding.self_caption"))
+
+
+def _loss(found: ForcingComparison) -> None:
+    loss = found.loss
+    terms = " + ".join(f"ln {np.exp(lp):.3f}" for lp in loss.log_probs)
+    st.markdown(f"**{tr('decoding.loss_title')}**")
+    st.markdown(tr("decoding.loss_plain", terms=terms, n=len(loss.log_probs), value=f"{loss.nll:.4f}"))
+    st.markdown(
+        tr(
+            "decoding.loss_smoothed",
+            eps=f"{LABEL_SMOOTHING:g}",
+            keep=f"{1 - LABEL_SMOOTHING:g}",
+            nll=f"{loss.nll:.4f}",
+            uniform=f"{loss.uniform_term:.4f}",
+            V=f"{loss.vocab_size:,}",
+            value=f"{loss.smoothed:.4f}",
+        )  # fmt: skip
+    )
+
+
+# ---- every strategy on one sentence ------------------------------------------------------------------------
+def _resample() -> None:
+    st.session_state["seed"] = int(st.session_state.get("seed", 0)) + 1
+
+
+def sampling_controls(where) -> SamplingSettings:
+    """Temperature, top-k, top-p, samples and seed, each in the URL (out-of-range link values fall back to the
+    default with a notice: the widgets' own bounds)."""
+    c1, c2, c3 = where.columns(3)
+    temperature = linked(
+        c1.slider, tr("decoding.temperature"), 0.0, 3.0, 1.0, 0.05, key="temp", help=tr("decoding.temperature_help")
+    )
+    top_k = linked(
+        c2.number_input, tr("decoding.top_k"), 0, len(translator().tokenizer), 0, key="topk",
+        help=tr("decoding.top_k_help"),
+    )  # fmt: skip
+    top_p = linked(c3.slider, tr("decoding.top_p"), 0.0, 1.0, 1.0, 0.01, key="topp", help=tr("decoding.top_p_help"))
+    c4, c5, c6 = where.columns(3, vertical_alignment="bottom")
+    samples = linked(c4.slider, tr("decoding.samples"), 1, MAX_SAMPLES, 5, key="n")
+    seed = linked(c5.number_input, tr("decoding.seed"), 0, 100_000, 0, key="seed")
+    c6.button(tr("decoding.resample"), key="decoding.resample", on_click=_resample, icon=":material/casino:")
+    settings = SamplingSettings(float(temperature), int(top_k), float(top_p), int(samples), int(seed))
+    return settings.clamped(len(translator().tokenizer))
+
+
+def strategies_part(text: str, direction: str) -> None:
+    with settings_area():
+        c1, c2 = st.columns(2)
+        width = linked(c1.slider, tr("beam.width"), 1, 8, DEFAULT_BEAM_WIDTH, key="width", help=tr("beam.width_help"))
+        alpha = linked(
+            c2.slider, tr("beam.alpha"), 0.0, 1.5, DEFAULT_LENGTH_PENALTY, 0.05, key="alpha",
+            help=tr("beam.alpha_help"),
+        )  # fmt: skip
+        settings = sampling_controls(st)
+        reference = reference_text_box()
+    found = strategies(text, direction, int(width), float(alpha), settings, reference or "")
+    _strategies_table(found, reference, direction, int(width))
+
+
+def _strategy_name(strategy: str, number: int, width: int) -> str:
+    return tr(f"decoding.strategy_{strategy}", n=number, k=width)
+
+
+def _strategies_table(found: StrategyComparison, reference: str, direction: str, width: int) -> None:
+    scored = bool((reference or "").strip())
+    rows = []
+    for out in found.outputs:
+        row = {
+            tr("decoding.col_strategy"): _strategy_name(out.strategy, out.number, width),
+            tr("decoding.col_output"): out.text or "∅",
+            "ln P": round(out.log_prob, 3),
+            "L": out.length,
+            tr("decoding.col_score"): round(out.score, 3),
+        }
+        if scored:
+            row["BLEU"], row["chrF"] = round(out.bleu, 1), round(out.chrf, 1)
+        rows.append(row)
+    st.dataframe(rows, hide_index=True, key="decoding.strategies_table")
+    st.caption(tr("decoding.strategies_caption" if scored else "decoding.strategies_caption_no_reference"))
+    if found.equals_greedy:
+        st.info(tr(f"decoding.greedy_{found.equals_greedy}"), icon=":material/equal:")
+    else:
+        step, kept = found.widest_step
+        st.info(tr("decoding.not_greedy", step=step + 1, n=f"{kept:,}"), icon=":material/casino:")
+    if DIRECTIONS[direction][1] == "zh" and scored:
+        st.caption(tr("decoding.bleu_zh_note"))
+
+
+# ---- one step's distribution, cut -------------------------------------------------------------------------
+def cut_part(text: str, direction: str) -> None:
+    with settings_area():
+        settings = sampling_controls(st)
+    found = strategies(text, direction, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, settings, "")
+    paths = {"greedy": found.outputs[0].tokens}
+    paths.update({f"sample{o.number}": o.tokens for o in found.outputs if o.strategy == "sample"})
+    names = list(paths)
+    with settings_area():
+        path = choice(
+            st.segmented_control, tr("decoding.path"), names, "path",
+            _path_label,
+        )  # fmt: skip
+    tokens = paths[path]
+    step = time_step("cstep", len(tokens), tr("decoding.step"))
+    shown = step_distribution(translator(), text, direction, tokens, step, settings)
+    lead(tr("decoding.cut_prefix", tokens=md(tokens_text(["<bos>", *shown.prefix]))), as_caption=False)
+    kept = sum(shown.kept)
+    chart(
+        figures.cut_bars(
+            figures.token_labels(shown.tokens), shown.model_probs, shown.final, kept,
+            names=(tr("decoding.bars_model"), tr("decoding.bars_final")), y_title=tr("decoding.axis_p"),
+            cut_label=tr("decoding.cut_here"),
+        ),
+        key="decoding.cut",
+    )  # fmt: skip
+    st.markdown(
+        tr(
+            "decoding.cut_line",
+            t=f"{settings.temperature:g}",
+            k=settings.top_k or "–",
+            p=f"{settings.top_p:g}",
+            n=f"{shown.kept_count:,}",
+            mass=f"{shown.mass_kept:.3f}",
+        )  # fmt: skip
+    )
+    st.caption(tr("decoding.cut_path_took", step=step + 1, token=md(tokens[step])))
+
+
+def _path_label(name: str, language: str) -> str:
+    if name == "greedy":
+        return t("decoding.strategy_greedy", language)
+    return t("decoding.strategy_sample", language, n=int(name.removeprefix("sample")))
