@@ -87,8 +87,9 @@ def cut_distribution(logits: torch.Tensor, blocked: torch.Tensor, settings: Samp
         sorted_probs = masked[order]
         mass = sorted_probs.sum()
         cumulative = sorted_probs.cumsum(0) / mass
-        # Tokens before the first prefix that reaches p, plus that token: the mass before it is still below p.
-        inside = (cumulative - sorted_probs / mass) < settings.top_p
+        # Tokens before the first prefix that reaches p, plus that token: the mass before it is still below p
+        # (by more than float32's rounding, so a prefix whose mass is exactly p, as 0.5 + 0.3 for 0.8, ends it).
+        inside = (cumulative - sorted_probs / mass) < settings.top_p - 1e-6
         inside[0] = True
         in_nucleus = torch.zeros_like(kept_by_k)
         in_nucleus[order] = inside

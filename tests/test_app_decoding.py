@@ -1,0 +1,156 @@
+"""The Decoding lab page: teacher forcing beside free running, every strategy, one step's cut distribution; every
+number equal to the lab lesson's (tests/test_decoding_lab.py checks those against independent oracles), links
+round-trip, and bad settings get a note and a valid fallback."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pages.parts.i18n import t
+from tests.app_harness import decode, errors, figure, heatmap_panels, open_app, table, translator
+from viz_model.lessons.decoding_lab import compare_forcing, compare_strategies, one_word_changed, step_distribution
+from viz_model.model.sampling import SamplingSettings
+from viz_model.model.tokenizer import EOS
+from viz_model.model.translator import SearchSettings
+
+PAGE = "pages/decoding.py"
+TEXT, DIRECTION = "The little girl put her new red umbrella next to the old wooden door.", "en2zh"
+
+
+def greedy_words() -> list[str]:
+    best = translator().search(TEXT, DIRECTION, SearchSettings(beam_width=1)).hypotheses[0]
+    return [tok for tok in best.tokens if tok != EOS]
+
+
+def texts(at) -> str:
+    return "\n".join([e.value for e in at.markdown] + [e.value for e in at.caption] + [e.value for e in at.info])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_teacher_forcing_beside_free_running_shows_the_lessons_numbers(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang, ref="changed", step="4")
+    assert errors(at) == []
+    own = compare_forcing(translator(), TEXT, DIRECTION, greedy_words())
+    changed = one_word_changed(own)
+    found = compare_forcing(translator(), TEXT, DIRECTION, changed)
+    steps = table(at, "decoding.col_p_reference", lang)
+    np.testing.assert_allclose(
+        steps[t("decoding.col_p_reference", lang)].to_numpy(dtype=float)[: len(found.forced)],
+        [round(s.chosen_prob, 4) for s in found.forced],
+    )
+    assert list(steps[t("decoding.col_argmax", lang)])[: len(found.free)] == found.free_tokens
+    # The link's step (4) is shown: the fourth position's top 5 on each side, the reference's token marked.
+    shown = figure(at, "decoding.top_forced")["data"][0]
+    np.testing.assert_allclose(decode(shown["x"])[:5], [p for _, p in found.forced[3].top], atol=1e-6)
+    cross = heatmap_panels(figure(at, "decoding.cross"))[0]
+    np.testing.assert_allclose(cross[0], found.forced[3].cross[-1].mean(0), atol=1e-5)
+    np.testing.assert_allclose(cross[1], found.free[3].cross[-1].mean(0), atol=1e-5)
+    body = texts(at)
+    assert f"{found.loss.nll:.4f}" in body and f"{found.loss.smoothed:.4f}" in body
+    assert t("decoding.diverge", lang, step=found.divergence + 1, argmax="", p_argmax="", reference="", p_reference="")[
+        :4
+    ] in "\n".join(w.value for w in at.warning)
+    assert at.query_params["ref"] == "changed" and at.query_params["step"] == "4"
+
+
+def test_next_moves_the_step_and_the_link_follows():
+    at = open_app(PAGE, text=TEXT, ref="own")
+    assert errors(at) == [] and at.success  # the model's own greedy output: the two sides agree everywhere
+    assert "step" not in at.query_params
+    at.button(key="step.next").click().run()
+    assert errors(at) == [] and at.query_params["step"] == "2"
+    at.button(key="step.previous").click().run()
+    assert "step" not in at.query_params
+
+
+@pytest.mark.parametrize(
+    "reference, note",
+    [("", "decoding.ref_problem_empty"), ("The girl put it there.", "decoding.ref_problem_wrong_language")],
+)
+def test_a_typed_reference_that_cannot_be_used_falls_back_with_a_note(reference, note):
+    at = open_app(PAGE, text=TEXT, ref="typed", reftext=reference)
+    assert errors(at) == []
+    assert t(note, "en") in "\n".join(i.value for i in at.info)
+    found = compare_forcing(translator(), TEXT, DIRECTION, greedy_words())
+    steps = table(at, "decoding.col_reference")
+    assert list(steps[t("decoding.col_reference", "en")])[: len(found.forced)] == [s.chosen for s in found.forced]
+
+
+def test_a_typed_reference_is_forced():
+    at = open_app(PAGE, text=TEXT, ref="typed", reftext="小女孩把她的新红伞放在旧木门旁边。")
+    assert errors(at) == []
+    reference = translator().tokenizer.split("小女孩把她的新红伞放在旧木门旁边。")[0]
+    found = compare_forcing(translator(), TEXT, DIRECTION, reference)
+    steps = table(at, "decoding.col_reference")
+    assert list(steps[t("decoding.col_reference", "en")])[: len(found.forced)] == [*reference, EOS]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_strategy_is_listed_as_the_lesson_computes_it(lang):
+    reference = "小女孩把她的新红伞放在旧木门旁边。"
+    at = open_app(
+        PAGE, text=TEXT, lang=lang, section="tab_strategies", temp="0.8", topp="0.9", n="3", seed="7", reftext=reference
+    )
+    assert errors(at) == []
+    found = compare_strategies(
+        translator(), TEXT, DIRECTION, 4, 0.75, SamplingSettings(0.8, 0, 0.9, 3, 7), reference
+    )
+    shown = table(at, "decoding.col_output", lang)
+    assert list(shown[t("decoding.col_output", lang)]) == [o.text or "∅" for o in found.outputs]
+    np.testing.assert_allclose(shown["ln P"].to_numpy(dtype=float), [round(o.log_prob, 3) for o in found.outputs])
+    np.testing.assert_allclose(shown["BLEU"].to_numpy(dtype=float), [round(o.bleu, 1) for o in found.outputs])
+    # Draw again: the next seed, in the link.
+    at.button(key="decoding.resample").click().run()
+    assert errors(at) == [] and at.query_params["seed"] == "8"
+
+
+def test_top_k_one_says_sampling_is_greedy():
+    at = open_app(PAGE, text=TEXT, section="tab_strategies", topk="1")
+    assert errors(at) == []
+    assert t("decoding.greedy_top_k", "en") in "\n".join(i.value for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_steps_cut_is_the_lessons(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang, section="tab_cut", temp="0.8", topk="10", topp="0.9", cstep="3")
+    assert errors(at) == []
+    path = translator().search(TEXT, DIRECTION, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    shown = step_distribution(translator(), TEXT, DIRECTION, path, 2, SamplingSettings(0.8, 10, 0.9))
+    bars = figure(at, "decoding.cut")["data"]
+    np.testing.assert_allclose(decode(bars[0]["y"]), shown.model_probs, atol=1e-6)
+    np.testing.assert_allclose(decode(bars[1]["y"]), shown.final, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"temp": "999"},
+        {"topk": "99999999"},
+        {"topp": "-2"},
+        {"cstep": "999", "section": "tab_cut"},
+        {"step": "0"},
+        {"ref": "nonsense"},
+        {"section": "tab_nonsense"},
+        {"seed": "abc", "section": "tab_strategies"},
+        {"path": "sample99", "section": "tab_cut"},
+    ],
+)
+def test_broken_link_values_fall_back_without_a_traceback(params):
+    at = open_app(PAGE, text=TEXT, **params)
+    assert errors(at) == []
+    assert at.get("plotly_chart") or at.dataframe
+
+
+@pytest.mark.parametrize("text", ["   ", "🙂🙂", "<script>alert(1)</script>", "x" * 1000])
+def test_hostile_sentences(text):
+    for section in ("tab_forcing", "tab_strategies", "tab_cut"):
+        at = open_app(PAGE, text=text, section=section)
+        assert errors(at) == []
+
+
+def test_beam_search_links_to_the_lab_with_the_sentence():
+    at = open_app("pages/beam_search.py", text=TEXT)
+    assert errors(at) == []
+    links = [link for link in at.get("page_link") if "decoding" in link.proto.page]
+    assert links and "The+little+girl" in links[0].proto.query_string or "The%20little" in links[0].proto.query_string

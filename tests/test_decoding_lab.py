@@ -1,0 +1,196 @@
+"""The Decoding lab's computations against independent oracles: the beam's own scores and `Translator.score`,
+greedy search, step-by-step decoding with the key/value cache, `F.cross_entropy`, hand-made distributions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.app_harness import translator
+from viz_model.lessons.decoding_lab import (
+    LABEL_SMOOTHING,
+    compare_forcing,
+    compare_strategies,
+    one_word_changed,
+    step_distribution,
+    typed_reference,
+)
+from viz_model.model.sampling import SamplingSettings, cut_distribution, sample
+from viz_model.model.tokenizer import EOS
+from viz_model.model.translator import SearchSettings
+
+SENTENCES = [
+    ("The little girl put her new red umbrella next to the old wooden door.", "en2zh"),
+    ("Please buy an apple and an orange.", "en2zh"),
+    ("明天下午我们一起去图书馆吧。", "zh2en"),
+]
+
+
+def greedy_tokens(text: str, direction: str) -> list[str]:
+    return translator().search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_teacher_forced_log_p_of_the_beams_output_is_the_beams_score(text, direction):
+    best = translator().search(text, direction).hypotheses[0]
+    words = [tok for tok in best.tokens if tok != EOS]
+    found = compare_forcing(translator(), text, direction, words)
+    assert sum(found.loss.log_probs) == pytest.approx(best.log_prob, abs=1e-4)
+    assert sum(found.loss.log_probs) == pytest.approx(translator().score(text, direction, words).log_prob, abs=1e-4)
+    # Each step's probability of the reference token is the one the loss takes the log of.
+    np.testing.assert_allclose([s.chosen_prob for s in found.forced], np.exp(found.loss.log_probs), rtol=1e-4)
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_free_running_is_greedy_search(text, direction):
+    found = compare_forcing(translator(), text, direction, ["x"])
+    assert found.free_tokens == greedy_tokens(text, direction)
+    beam_one = translator().search(text, direction, SearchSettings(beam_width=1, length_penalty=0.75))
+    assert found.free_tokens == beam_one.hypotheses[0].tokens
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_teacher_forcing_equals_step_by_step_decoding_fed_the_same_tokens(text, direction):
+    """One pass over the whole reference against the key/value-cached decoder fed one token per step."""
+    tr = translator()
+    model, tokenizer = tr.model, tr.tokenizer
+    reference = [tok for tok in greedy_tokens(text, direction) if tok != EOS]
+    reference[len(reference) // 2] = "苹果" if direction == "en2zh" else "apple"  # not the model's own
+    found = compare_forcing(tr, text, direction, reference)
+    source = tr.encode(text, direction)
+    with torch.inference_mode():
+        memory, allowed, _ = model.encode(torch.tensor([source.ids]))
+        memory_kv, past = model.memory_keys_values(memory), None
+        for t, fed in enumerate([tokenizer.bos_id, *tokenizer.ids(reference)]):
+            logits, past = model.decode_step(torch.tensor([fed]), memory_kv, allowed, past)
+            probs = logits[0].softmax(-1)
+            step = found.forced[t]
+            for token, p in step.top:
+                assert probs[tokenizer.token_to_id[token]].item() == pytest.approx(p, abs=1e-5)
+            assert probs[tokenizer.token_to_id[step.chosen]].item() == pytest.approx(step.chosen_prob, abs=1e-5)
+
+
+def test_the_two_sides_agree_on_the_models_own_output_and_part_where_one_word_changes():
+    text, direction = SENTENCES[0]
+    own = [tok for tok in greedy_tokens(text, direction) if tok != EOS]
+    same = compare_forcing(translator(), text, direction, own)
+    assert same.divergence is None
+    for forced, free in zip(same.forced, same.free):  # same inputs, same numbers: probabilities and attention
+        assert forced.fed == free.fed and [tok for tok, _ in forced.top] == [tok for tok, _ in free.top]
+        np.testing.assert_allclose([p for _, p in forced.top], [p for _, p in free.top], atol=1e-5)
+        np.testing.assert_allclose(forced.cross, free.cross, atol=1e-5)
+    changed = one_word_changed(same)
+    differs = [i for i, (a, b) in enumerate(zip(own, changed)) if a != b]
+    assert len(changed) == len(own) and len(differs) == 1
+    found = compare_forcing(translator(), text, direction, changed)
+    assert found.divergence == differs[0]
+    # The changed word was the model's runner-up at that step.
+    assert found.forced[differs[0]].top[1][0] == changed[differs[0]]
+
+
+def test_the_loss_shown_is_cross_entropy_with_and_without_label_smoothing():
+    tr = translator()
+    text, direction = SENTENCES[1]
+    reference = [tok for tok in greedy_tokens(text, direction) if tok != EOS]
+    found = compare_forcing(tr, text, direction, reference)
+    source = tr.encode(text, direction)
+    ids = tr.tokenizer.ids(reference)
+    with torch.inference_mode():
+        logits = tr.model(torch.tensor([source.ids]), torch.tensor([[tr.tokenizer.bos_id, *ids]]))[0]
+    target = torch.tensor([*ids, tr.tokenizer.eos_id])
+    assert found.loss.nll == pytest.approx(F.cross_entropy(logits, target).item(), abs=1e-5)
+    smoothed = F.cross_entropy(logits, target, label_smoothing=LABEL_SMOOTHING).item()
+    assert found.loss.smoothed == pytest.approx(smoothed, abs=1e-5)
+
+
+def test_a_typed_reference_is_checked():
+    tr = translator()
+    assert typed_reference(tr, "   ", "en2zh").problem == "empty"
+    assert typed_reference(tr, "This is English.", "en2zh").problem == "wrong_language"
+    long = typed_reference(tr, "我" * 500, "en2zh")
+    assert long.problem == "long" and len(long.tokens) == tr.config.max_len - 1
+    odd = typed_reference(tr, "我喜欢qwzxblorf。", "en2zh")
+    assert odd.problem is None and odd.unknown == ["qwzxblorf"] and "<unk>" in odd.tokens
+
+
+# ---- sampling ---------------------------------------------------------------------------------------------
+def hand_logits(probs) -> tuple[torch.Tensor, torch.Tensor]:
+    p = torch.tensor(probs, dtype=torch.float64)
+    return p.log(), torch.zeros(len(probs), dtype=torch.bool)
+
+
+def test_top_p_keeps_the_first_sorted_prefix_whose_mass_reaches_p():
+    logits, blocked = hand_logits([0.1, 0.5, 0.05, 0.3, 0.05])  # sorted: 0.5, 0.3, 0.1, 0.05, 0.05
+    for p, kept in ((0.5, {1}), (0.51, {1, 3}), (0.8, {1, 3}), (0.81, {1, 3, 0}), (0.0, {1}), (1.0, set(range(5)))):
+        cut = cut_distribution(logits, blocked, SamplingSettings(top_p=p))
+        assert set(torch.nonzero(cut.kept).flatten().tolist()) == kept, p
+        assert cut.final.sum().item() == pytest.approx(1.0)
+        expected = np.array([0.1, 0.5, 0.05, 0.3, 0.05]) * np.isin(np.arange(5), list(kept))
+        np.testing.assert_allclose(cut.final.numpy(), expected / expected.sum(), atol=1e-6)
+
+
+def test_temperature_and_top_k_on_a_hand_made_distribution():
+    logits, blocked = hand_logits([0.1, 0.5, 0.05, 0.3, 0.05])
+    cut = cut_distribution(logits, blocked, SamplingSettings(temperature=2.0, top_k=2))
+    tempered = np.sqrt([0.1, 0.5, 0.05, 0.3, 0.05])  # p^(1/T), renormalised
+    np.testing.assert_allclose(cut.tempered.numpy(), tempered / tempered.sum(), atol=1e-6)
+    assert cut.kept.tolist() == [False, True, False, True, False]
+    assert cut_distribution(logits, blocked, SamplingSettings(temperature=0.0)).kept_count == 1
+    blocked[1] = True  # a token the search may not write is never kept, whatever its probability
+    assert cut_distribution(logits, blocked, SamplingSettings(top_k=1)).kept.tolist() == [0, 0, 0, 1, 0]
+
+
+def test_out_of_range_settings_are_clamped():
+    settings = SamplingSettings(temperature=float("inf"), top_k=10**9, top_p=7.0, samples=0).clamped(100)
+    assert (settings.temperature, settings.top_k, settings.top_p, settings.samples) == (0.0, 100, 1.0, 1)
+    assert SamplingSettings(temperature=-3, top_p=-1).clamped(100).temperature == 0.0
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_seeded_samples_repeat_and_the_greedy_settings_give_greedy(text, direction):
+    tr = translator()
+    source = tr.encode(text, direction).ids
+    settings = SamplingSettings(temperature=1.2, top_p=0.95, samples=6, seed=3)
+    first = sample(tr.model, tr.tokenizer, source, settings, 0.75)
+    assert [s.tokens for s in first] == [s.tokens for s in sample(tr.model, tr.tokenizer, source, settings, 0.75)]
+    greedy = greedy_tokens(text, direction)
+    for greedy_settings in (
+        SamplingSettings(top_k=1, samples=3),
+        SamplingSettings(temperature=0.0, samples=3),
+        SamplingSettings(temperature=1e-4, samples=3),
+    ):
+        assert all(s.tokens == greedy for s in sample(tr.model, tr.tokenizer, source, greedy_settings, 0.75))
+    for s in first:  # each sample's ln P is the model's own: teacher forcing on it gives the same
+        words = [tok for tok in s.tokens if tok != EOS]
+        if s.finished:
+            assert s.log_prob == pytest.approx(tr.score(text, direction, words).log_prob, abs=1e-3)
+
+
+def test_every_strategy_is_listed_with_its_scores():
+    text, direction = SENTENCES[0]
+    reference = translator().translate(text, direction).output_text
+    found = compare_strategies(translator(), text, direction, 4, 0.75, SamplingSettings(top_k=1, samples=2), reference)
+    kinds = [(o.strategy, o.number) for o in found.outputs]
+    assert kinds == [("greedy", 0), ("beam", 0), ("sample", 1), ("sample", 2)]
+    beam = found.outputs[1]
+    assert beam.text == reference and beam.bleu == pytest.approx(100.0) and beam.chrf == pytest.approx(100.0)
+    assert beam.score == pytest.approx(beam.log_prob / beam.length**0.75)
+    assert found.equals_greedy == "top_k" and found.outputs[2].tokens == found.outputs[0].tokens
+    wide = compare_strategies(translator(), text, direction, 4, 0.75, SamplingSettings(samples=2))
+    assert wide.equals_greedy is None and wide.widest_step[1] > 1 and wide.outputs[0].bleu is None
+
+
+def test_one_steps_distribution_before_and_after_the_cut():
+    text, direction = SENTENCES[0]
+    path = greedy_tokens(text, direction)
+    settings = SamplingSettings(temperature=0.8, top_k=10, top_p=0.9)
+    shown = step_distribution(translator(), text, direction, path, 3, settings)
+    assert shown.prefix == path[:3] and shown.tokens[0] == path[3]  # greedy took the most probable
+    found = compare_forcing(translator(), text, direction, [tok for tok in path if tok != EOS])
+    assert shown.model_probs[: len(found.forced[3].top)] == pytest.approx([p for _, p in found.forced[3].top], abs=1e-5)
+    assert sum(shown.kept) == shown.kept_count <= 10 and math.isclose(sum(shown.final), 1.0, abs_tol=1e-5)
+    assert all(shown.kept[: shown.kept_count]) and not any(shown.kept[shown.kept_count :])
