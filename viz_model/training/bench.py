@@ -17,10 +17,12 @@ import torch
 
 from viz_model.lessons.experiments import head_importance
 from viz_model.model.decoding import beam_search
+from viz_model.model.sampling import SamplingSettings, sample
 from viz_model.model.trace import build_trace
 from viz_model.model.translator import SearchSettings, Translator
 
 TEN_TOKENS = "please buy an apple and an orange at the bank"
+TWELVE_WORDS = "the little girl put her new red umbrella next to the old door"
 
 
 def _median_ms(fn, repeat: int) -> float:
@@ -78,6 +80,12 @@ def run(repeat: int = 20, threads: int | None = None) -> dict:
     output = translator.translate(twenty, "en2zh").output_tokens
     figures["head_importance_20_tokens_ms"] = _median_ms(
         lambda: head_importance(translator, twenty, "en2zh", output_tokens=output), max(3, repeat // 4)
+    )
+    # Ten seeded samples of a 12-word sentence (temperature 1, no cut: the widest the sampling gets), what the
+    # Decoding lab computes on a new sentence besides greedy and beam.
+    twelve = translator.encode(TWELVE_WORDS, "en2zh")
+    figures["ten_samples_12_words_ms"] = _median_ms(
+        lambda: sample(model, tokenizer, twelve.ids, SamplingSettings(samples=10, seed=0), 0.75), max(3, repeat // 4)
     )
     source = translator.encode(TEN_TOKENS, "en2zh")
     for k in (1, 4, 8):
