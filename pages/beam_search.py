@@ -4,6 +4,7 @@ toy example (greedy 0.048 against 0.054) with the nᵀ versus k·n·T count."""
 
 import streamlit as st
 
+from pages.parts.beam_node import node_part
 from pages.parts.beam_search import (
     bleu_part,
     compare_greedy,
@@ -58,6 +59,8 @@ def sentence_part() -> None:
 
     if not presenting():  # on a projector under the chart, which then starts on the first screen
         show_output()
+        # The lab one click away: the same sentence, teacher forcing and every strategy.
+        st.page_link(DECODING.file, label=tr("beam.to_decoding"), icon=DECODING.icon, query_params=link_params())
     language = DIRECTIONS[direction][1]
 
     def tree_part() -> None:
@@ -79,12 +82,11 @@ def sentence_part() -> None:
             "beam.part_hypotheses": hypotheses_part,
             "beam.part_what_if": lambda: what_if(text, direction, settings, record, language),
             "beam.part_bleu": lambda: bleu_part(text, direction, output),
+            "beam.part_node": lambda: node_part(text, direction, settings, record, tree_figure(record, None)),
         },
     )
     if presenting():
         show_output()
-    else:  # the lab one click away: the same sentence, every strategy and teacher forcing
-        st.page_link(DECODING.file, label=tr("beam.to_decoding"), icon=DECODING.icon, query_params=link_params())
 
 
 def course_part() -> None:

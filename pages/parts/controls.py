@@ -289,6 +289,34 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, d
     return value
 
 
+def position(widget, label: str, n: int, key: str, default: int = 0, format_func=lambda i: str(i + 1)) -> int:
+    """A position 0..n-1 (a time step, a node's step or rank) shown by `widget` (selectbox, select_slider),
+    in the URL parameter `key` as the number 1..n, whatever the labels say. Written here, not by Streamlit's
+    binding, which stores a widget's label (here it may hold a token) and needs a default for a widget that
+    opens on another position than its first, and that default, beside a value Previous/Next or a click on a
+    chart set through the session state, draws Streamlit's warning. A link's value outside 1..n, or a stored
+    one after the sentence changed, gives `default` (the link's with a notice)."""
+    state, default = st.session_state, max(0, min(default, n - 1))
+
+    def from_link(raw: str) -> int | None:
+        return int(raw) - 1 if raw.isdigit() and 1 <= int(raw) <= n else None
+
+    if key not in state:
+        url_notice(key, lambda raw: from_link(raw) is not None)
+        linked = from_link(st.query_params.get(key, ""))
+        state[key] = default if linked is None else linked
+    elif not (isinstance(state[key], int) and not isinstance(state[key], bool) and 0 <= state[key] < n):
+        state[key] = default
+    if n > 1:
+        widget(label, range(n), key=key, format_func=format_func)
+    value = state[key] if n > 1 else 0
+    if value == default:
+        st.query_params.pop(key, None)
+    elif st.query_params.get(key) != str(value + 1):
+        st.query_params[key] = str(value + 1)
+    return value
+
+
 def token_index(where, label: str, tokens: list[str], key: str) -> int:
     """A token picked by its position in a sequence, listed "i:token" (a `dependent_index` selectbox). It
     starts on position 1, the first word: position 0 is a marker (the direction tag, <bos>, [CLS]), and the

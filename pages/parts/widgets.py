@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import translate, translator
-from pages.parts.controls import choice, url_notice
+from pages.parts.controls import choice, position
 from pages.parts.i18n import t
 from pages.parts.state import presenting, sentence, tr
 from viz_model import figures
@@ -145,31 +145,9 @@ def slide_row(key: str, names, where=st, always: bool = False):
 
 
 def time_step(key: str, n: int, label: str, default: int = 0) -> int:
-    """A time step 0..n-1, shown and in the URL parameter `key` as 1..n, on a slider between Previous and
-    Next (in every mode: a reader walks through time steps one by one). The URL is written here, not by
-    Streamlit's binding: a bound slider that opens elsewhere than its first value needs a default, and a
-    default beside a value that Previous/Next set through the session state draws Streamlit's warning. A
-    link's value outside 1..n, or a stored one after the sentence got shorter, gives `default`."""
-    state, default = st.session_state, max(0, min(default, n - 1))
-
-    def from_link(raw: str) -> int | None:
-        return int(raw) - 1 if raw.isdigit() and 1 <= int(raw) <= n else None
-
-    if key not in state:
-        url_notice(key, lambda raw: from_link(raw) is not None)
-        linked = from_link(st.query_params.get(key, ""))
-        state[key] = default if linked is None else linked
-    elif not (isinstance(state[key], int) and 0 <= state[key] < n):
-        state[key] = default
-    row = slide_row(key, range(n), always=True)
-    if n > 1:
-        row.select_slider(label, range(n), key=key, format_func=lambda i: str(i + 1))
-    value = state[key] if n > 1 else 0
-    if value == default:
-        st.query_params.pop(key, None)
-    elif st.query_params.get(key) != str(value + 1):
-        st.query_params[key] = str(value + 1)
-    return value
+    """A time step 0..n-1, in the URL as 1..n, on a slider between Previous and Next (in every mode: a reader
+    walks through time steps one by one)."""
+    return position(slide_row(key, range(n), always=True).select_slider, label, n, key, default)
 
 
 class _LabelFolded:
