@@ -9,7 +9,7 @@ import streamlit as st
 from pages.parts.cache import forcing, search, strategies, translator
 from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.i18n import t
-from pages.parts.state import catalogue_labels, tr
+from pages.parts.state import catalogue_labels, presenting, tr
 from pages.parts.text import md, tokens_text
 from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step, whole_table_height
 from viz_model import figures
@@ -95,8 +95,13 @@ def forcing_part(text: str, direction: str) -> None:
             st.selectbox, tr("decoding.layer"), config.n_decoder_layers, "dlayer",
             default=config.n_decoder_layers - 1, format_func=lambda i: str(i + 1),
         )  # fmt: skip
-    lead(tr("decoding.reference_line", tokens=md(tokens_text(found.reference))), as_caption=False)
-    (st.success if found.divergence is None else st.warning)(_divergence_note(found), icon=":material/call_split:")
+
+    def summary() -> None:  # the reference and where the two sides part: above the steps, or on a projector below
+        st.markdown(tr("decoding.reference_line", tokens=md(tokens_text(found.reference))))
+        (st.success if found.divergence is None else st.warning)(_divergence_note(found), icon=":material/call_split:")
+
+    if not presenting():
+        summary()
     n = found.steps
     step = time_step("step", n, tr("decoding.step"), default=found.divergence or 0)
     left, right = st.columns(2)
@@ -107,6 +112,8 @@ def forcing_part(text: str, direction: str) -> None:
                 st.caption(tr("decoding.side_ended", n=len(steps)))
                 continue
             _step_view(side, steps, step)
+    if presenting():
+        summary()
     _cross_rows(found, step, layer)
     _steps_table(found)
     folded(tr("decoding.self_attention"), "decoding.self_fold", lambda: _self_attention(found, layer))
@@ -115,7 +122,7 @@ def forcing_part(text: str, direction: str) -> None:
 
 def _step_view(side: str, steps, step: int) -> None:
     now = steps[step]
-    st.caption(tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]]))))
+    lead(tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]]))))
     labels = [tok for tok, _ in now.top]
     values = [p for _, p in now.top]
     if now.chosen not in labels:  # the reference's token, outside the top 5: shown after them
