@@ -16,6 +16,7 @@ from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.head_notes import usual_roles
+from viz_model.lessons.lesson import STEPS, Question, question_for
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
     APPLE_WORD,
@@ -113,6 +114,18 @@ def is_app_search(settings: SearchSettings) -> bool:
 
 def _normalised(settings: SearchSettings) -> SearchSettings:
     return normalised_settings(settings, translator().config.max_len)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _lesson_question(directory: str, text: str, direction: str, name: str) -> Question | None:
+    step = next(s for s in STEPS if s.name == name)
+    return question_for(step, _load_translator(directory), translate(text, direction), text, direction)
+
+
+def lesson_question(text: str, direction: str, name: str) -> Question | None:
+    """The lesson step `name`'s question on this sentence (None: it cannot be asked here), cached: the answer
+    must stay the same from the pick to the reveal and the score."""
+    return _lesson_question(str(model_dir()), text, direction, name)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

@@ -24,6 +24,7 @@ class PageSpec:
 # a "title" (and "short", the one-line description on the Home page) in assets/i18n/en.json and zh.json.
 PAGES = (
     PageSpec("pages/home.py", "home", ":material/home:", "home"),
+    PageSpec("pages/lesson.py", "lesson", ":material/school:", "lesson"),
     PageSpec("pages/tokens.py", "tokens", ":material/text_fields:", "tokens"),
     PageSpec("pages/similarity.py", "similarity", ":material/compare_arrows:", "similarity"),
     PageSpec("pages/attention.py", "attention", ":material/grid_on:", "attention"),
