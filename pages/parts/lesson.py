@@ -36,6 +36,7 @@ def step_part(text: str, direction: str, result) -> None:
         n,
         LESSON_STEP,
         format_func=lambda i: f"{i + 1}. {t(f'lesson.step_{STEPS[i].name}', language)}",
+        worded=True,
     )
     step = STEPS[index]
     question = lesson_question(text, direction, step.name) if step.question else None
