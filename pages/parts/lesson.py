@@ -41,22 +41,31 @@ def step_part(text: str, direction: str, result) -> None:
     step = STEPS[index]
     question = lesson_question(text, direction, step.name) if step.question else None
     heading(f"{index + 1}. {tr(f'lesson.step_{step.name}')}")
-    st.markdown(tr(f"lesson.text_{step.name}"))
-    page = next(p for p in PAGES if p.url_path == step.page)
-    st.page_link(
-        page.file,
-        label=tr("lesson.open_view", page=tr(f"{page.section}.title")),
-        icon=page.icon,
-        query_params={**link_params(), **view_params(step, question)},
-    )
-    st.info(tr(f"lesson.look_{step.name}", **look_values(step, translator(), result)), icon=":material/visibility:")
+
+    def explain() -> None:
+        st.markdown(tr(f"lesson.text_{step.name}"))
+        page = next(p for p in PAGES if p.url_path == step.page)
+        st.page_link(
+            page.file,
+            label=tr("lesson.open_view", page=tr(f"{page.section}.title")),
+            icon=page.icon,
+            query_params={**link_params(), **view_params(step, question)},
+        )
+        st.info(tr(f"lesson.look_{step.name}", **look_values(step, translator(), result)), icon=":material/visibility:")
+
+    if not presenting():
+        explain()
     if step.question is not None:
         question_part(text, direction, step, question)
+    if presenting():  # on a projector the question and its buttons first, for the room to answer
+        explain()
     score_line()
 
 
 def _option_label(option: str, language: str) -> str:
-    return t(f"lesson.option_{option}", language) if option in NAMED_OPTIONS else option
+    """An option as its button shows it: a named one translated, any other (a token, a sentence) escaped, as
+    button labels are Markdown ("7:orange" would read as the colour directive :orange)."""
+    return t(f"lesson.option_{option}", language) if option in NAMED_OPTIONS else md(option)
 
 
 def question_part(text: str, direction: str, step, question: Question | None) -> None:
@@ -101,7 +110,9 @@ def reveal(question: Question, picked: int, language: str) -> None:
     if any(number is not None for number in question.numbers):
         st.dataframe(
             {
-                tr("lesson.col_option"): [_option_label(o, language) for o in question.options],
+                tr("lesson.col_option"): [
+                    t(f"lesson.option_{o}", language) if o in NAMED_OPTIONS else o for o in question.options
+                ],
                 tr(f"lesson.col_number_{question.kind}"): [
                     None if x is None else round(x, 4) for x in question.numbers
                 ],
@@ -123,6 +134,6 @@ def score_line() -> None:
     if not answers:
         return
     right = sum(lesson_question(*asked).is_right(picked) for asked, picked in answers.items())
-    left, button = st.columns([4, 1], vertical_alignment="center")
+    left, button = st.columns([3, 2], vertical_alignment="center")
     left.markdown(tr("lesson.score", right=right, n=len(answers)))
     button.button(tr("lesson.reset"), key="lesson.reset", on_click=_reset, icon=":material/restart_alt:")

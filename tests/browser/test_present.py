@@ -16,8 +16,9 @@ SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll(
 # The first screen of a projector: at 1280 × 720, 1400 × 900, and 1400 × 900 at the browser's 150 % zoom (a
 # 933 × 600 CSS-px page drawn 1.5× finer). (width, height, zoom).
 PROJECTORS = [(1280, 720, 1.0), (1400, 900, 1.0), (1400, 900, 1.5)]
-# The page's main element: its chart, or the tables it opens on (Tokens' token table, Metrics' BLEU table).
-MAIN_ELEMENT = {"tokens": TABLES, "metrics": TABLES}
+# The page's main element: its chart, or the tables it opens on (Tokens' token table, Metrics' BLEU table),
+# or the Lesson's answer buttons.
+MAIN_ELEMENT = {"tokens": TABLES, "metrics": TABLES, "lesson": '[class*="st-key-lesson-pick"]'}
 # Every text of the page outside the charts (whose own text is checked at 16 px), with its size.
 TEXT_ELEMENTS = ", ".join(
     f'[data-testid="{testid}"]{inner}'
