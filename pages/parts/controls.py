@@ -289,16 +289,13 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, d
     return value
 
 
-def position(
-    widget, label: str, n: int, key: str, default: int = 0, format_func=lambda i: str(i + 1), worded: bool = False
-) -> int:
+def position(widget, label: str, n: int, key: str, default: int = 0, format_func=lambda i: str(i + 1)) -> int:
     """A position 0..n-1 (a time step, a node's step or rank) shown by `widget` (selectbox, select_slider),
     in the URL parameter `key` as the number 1..n, whatever the labels say. Written here, not by Streamlit's
     binding, which stores a widget's label (here it may hold a token) and needs a default for a widget that
     opens on another position than its first, and that default, beside a value Previous/Next or a click on a
     chart set through the session state, draws Streamlit's warning. A link's value outside 1..n, or a stored
-    one after the sentence changed, gives `default` (the link's with a notice). `worded`: the labels are
-    words of the interface (a lesson step's title), given again after a language switch."""
+    one after the sentence changed, gives `default` (the link's with a notice)."""
     state, default = st.session_state, max(0, min(default, n - 1))
 
     def from_link(raw: str) -> int | None:
@@ -310,8 +307,6 @@ def position(
         state[key] = default if linked is None else linked
     elif not (isinstance(state[key], int) and not isinstance(state[key], bool) and 0 <= state[key] < n):
         state[key] = default
-    if language_switched(key) and worded:  # the browser holds the old label, which names no option now
-        state[key] = state[key]
     if n > 1:
         widget(label, range(n), key=key, format_func=format_func)
     value = state[key] if n > 1 else 0

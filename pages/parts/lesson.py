@@ -9,12 +9,11 @@ import zlib
 import streamlit as st
 
 from pages.parts.cache import lesson_question, translator
-from pages.parts.controls import position
 from pages.parts.frame import PAGES
 from pages.parts.i18n import t
 from pages.parts.state import lang, link_params, presenting, tr
 from pages.parts.text import md
-from pages.parts.widgets import heading, slide_row
+from pages.parts.widgets import heading, time_step
 from viz_model.lessons.lesson import STEPS, Question, look_values, view_params
 
 LESSON_STEP = "lstep"  # URL parameter: the step, from 1
@@ -29,15 +28,7 @@ BIG_CHOICES_CSS = """<style>
 
 def step_part(text: str, direction: str, result) -> None:
     n = len(STEPS)
-    language = lang()
-    index = position(
-        slide_row(LESSON_STEP, range(n), always=True).selectbox,
-        tr("lesson.step"),
-        n,
-        LESSON_STEP,
-        format_func=lambda i: f"{i + 1}. {t(f'lesson.step_{STEPS[i].name}', language)}",
-        worded=True,
-    )
+    index = time_step(LESSON_STEP, n, tr("lesson.step"))
     step = STEPS[index]
     question = lesson_question(text, direction, step.name) if step.question else None
     heading(f"{index + 1}. {tr(f'lesson.step_{step.name}')}")
