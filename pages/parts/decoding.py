@@ -165,6 +165,7 @@ def _steps_table(found: ForcingComparison) -> None:
                 tr("decoding.col_forced_fed"): forced.fed if forced else "",
                 tr("decoding.col_reference"): forced.chosen if forced else "",
                 tr("decoding.col_p_reference"): round(forced.chosen_prob, 4) if forced else None,
+                tr("decoding.col_top"): "  ".join(f"{tok} {p:.2f}" for tok, p in forced.top) if forced else "",
                 tr("decoding.col_free_fed"): free.fed if free else "",
                 tr("decoding.col_argmax"): free.chosen if free else "",
                 tr("decoding.col_p_argmax"): round(free.chosen_prob, 4) if free else None,
