@@ -4,7 +4,7 @@ word order taken away (no positional encoding, words shuffled)."""
 
 import streamlit as st
 
-from pages.parts.experiments import importance_part, order_part, switch_off_part
+from pages.parts.experiments import hard_part, importance_part, order_part, switch_off_part
 from pages.parts.frame import frame
 from pages.parts.model_picker import translator_only
 from pages.parts.state import sentence
@@ -24,5 +24,6 @@ sections(
         "experiments.tab_off": lambda: switch_off_part(text, direction, result),
         "experiments.tab_importance": lambda: importance_part(text, direction),
         "experiments.tab_order": lambda: order_part(text, direction),
+        "experiments.tab_hard": lambda: hard_part(text, direction, result),
     },
 )

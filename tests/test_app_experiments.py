@@ -8,7 +8,7 @@ import pytest
 
 from pages.parts.i18n import t
 from tests.app_harness import errors, figure, heatmap_panels, open_app, translator
-from viz_model.lessons.experiments import head_importance, switch_off, word_order
+from viz_model.lessons.experiments import hard_attention, head_importance, switch_off, word_order
 from viz_model.lessons.head_roles import head_roles
 
 PAGE = "pages/experiments.py"
@@ -67,3 +67,18 @@ def test_word_order_shows_the_permutation_check(lang):
     found = word_order(translator(), TEXT, DIRECTION, seed=3)
     assert shown == pytest.approx(found.largest_difference, rel=0.06)
     assert len(at.table) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hard_attention_shows_the_row_both_ways_and_the_hard_translation(lang):
+    at = open_app(PAGE, text=TEXT, lang=lang, section="tab_hard", hkind="decoder_self", hlayer="3", hhead="2")
+    assert errors(at) == []
+    query = at.session_state["hquery"]
+    found = hard_attention(translator(), TEXT, DIRECTION, "decoder_self", 2, 1, query)
+    soft, hard = heatmap_panels(figure(at, "experiments.hard_weights"))[0]
+    np.testing.assert_allclose(soft, found.soft_weights, atol=1e-6)
+    assert hard.tolist() == found.hard_weights.tolist() and hard.sum() == 1
+    assert found.hard.output_text in texts(at)
+    assert at.caption and t("experiments.hard_changed" if found.changed else "experiments.hard_same", lang) in [
+        c.value for c in at.caption
+    ]

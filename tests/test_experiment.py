@@ -143,3 +143,38 @@ def test_an_experiment_stays_in_its_own_thread(model_and_ids):
         thread.start()
         thread.join()
     assert torch.equal(seen["logits"], plain)
+
+
+@pytest.mark.parametrize("kind, layer", [("encoder_self", 1), ("decoder_self", 2), ("cross", 0)])
+def test_hard_attention_equals_one_hot_weights_computed_by_a_hook(model_and_ids, kind, layer):
+    """The oracle: a forward hook recomputes the block's output from its own W_Q, W_K, W_V, W_O with the
+    softmax row replaced by a one-hot at its largest weight, and returns that instead."""
+    model, source, target = model_and_ids
+    stack = model.encoder_layers if kind == "encoder_self" else model.decoder_layers
+    block = stack[layer].cross_attention if kind == "cross" else stack[layer].self_attention
+    H, d_k = model.config.n_heads, model.config.d_head
+
+    def hard_output(module, args, kwargs, output):
+        query, key_value = args[0], args[1] if args[1] is not None else args[0]
+        allowed = args[2] if len(args) > 2 else kwargs.get("allowed")
+        B, Tq, _ = query.shape
+        q = module.w_q(query).view(B, Tq, H, d_k).transpose(1, 2)
+        k = module.w_k(key_value).view(B, -1, H, d_k).transpose(1, 2)
+        v = module.w_v(key_value).view(B, -1, H, d_k).transpose(1, 2)
+        scores = q @ k.transpose(-1, -2) / d_k**0.5
+        if allowed is not None:
+            scores = scores.masked_fill(~allowed, float("-inf"))
+        chosen = scores.argmax(-1, keepdim=True)  # the softmax's largest weight is the largest score's
+        heads = torch.gather(v[:, :, None].expand(-1, -1, Tq, -1, -1), 3, chosen[..., None].expand(-1, -1, -1, 1, d_k))
+        concat = heads[:, :, :, 0].transpose(1, 2).reshape(B, Tq, H * d_k)
+        return module.w_o(concat), output[1]
+
+    handle = block.register_forward_hook(hard_output, with_kwargs=True)
+    try:
+        expected = logits(model, source, target)
+    finally:
+        handle.remove()
+    with experiment(Experiment(hard=frozenset({(kind, layer)}))):
+        shown = logits(model, source, target)
+    torch.testing.assert_close(shown, expected, atol=1e-4, rtol=0)
+    assert not torch.allclose(shown, logits(model, source, target), atol=1e-3)  # it did change something

@@ -7,12 +7,20 @@ import numpy as np
 import streamlit as st
 
 from pages.parts.cache import translator
-from pages.parts.controls import choice, language_switched, linked
+from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, lang, tr
 from pages.parts.widgets import axis_titles, chart, lead, settings_area
 from viz_model import figures
-from viz_model.lessons.experiments import MODES, all_heads, head_importance, switch_off, valid_heads, word_order
+from viz_model.lessons.experiments import (
+    MODES,
+    all_heads,
+    hard_attention,
+    head_importance,
+    switch_off,
+    valid_heads,
+    word_order,
+)
 from viz_model.lessons.head_roles import head_roles
 from viz_model.model.trace import ATTENTION_KINDS
 
@@ -249,3 +257,59 @@ def order_part(text: str, direction: str) -> None:
                 key=f"experiments.order_{key}",
             )
     st.caption(tr("experiments.order_caption"))
+
+
+def hard_part(text: str, direction: str, result) -> None:
+    """One layer's attention made hard (one-hot at the argmax): one row before and after, the head's output
+    both ways, and the translation searched again with the layer hard."""
+    config = translator().config
+    with settings_area():
+        left, middle, right = st.columns(3)
+        kind = choice(
+            left.selectbox, tr("experiments.hard_kind"), ATTENTION_KINDS, "hkind", catalogue_labels("attention.kind_{}")
+        )
+        n_layers = config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers
+        layer = dependent_index(
+            middle.selectbox, tr("common.layer"), n_layers, "hlayer", format_func=lambda i: str(i + 1)
+        )
+        head = dependent_index(
+            right.selectbox, tr("common.head"), config.n_heads, "hhead", format_func=lambda i: str(i + 1)
+        )
+        queries = result.trace.axis_tokens(kind)[0]
+        query = token_index(st, tr("experiments.hard_query"), queries, "hquery")
+    found = hard_attention(translator(), text, direction, kind, layer, head, query)
+    keys = figures.token_labels(found.keys)
+    rows = [tr("experiments.hard_row_soft"), tr("experiments.hard_row_hard")]
+    title = tr("attention.layer_head", layer=layer + 1, h=head + 1)
+    chart(
+        figures.heatmaps(
+            np.stack([found.soft_weights, found.hard_weights]),
+            rows,
+            keys,
+            y_title="",
+            x_title=axis_titles(kind)[1],
+            value_name=tr("axis.weight"),
+            panel_titles=[tr("experiments.hard_weights_title", query=figures.escape_label(queries[query]), head=title)],
+        ),
+        key="experiments.hard_weights",
+    )
+    chart(
+        figures.heatmaps(
+            np.stack([found.soft_output, found.hard_output]),
+            rows,
+            [str(j) for j in range(found.soft_output.shape[0])],
+            y_title="",
+            x_title=tr("axis.dimension"),
+            value_name="z",
+            panel_titles=[tr("experiments.hard_outputs_title")],
+            signed=True,
+            show_values=False,
+        ),
+        key="experiments.hard_outputs",
+    )
+    before, after = st.columns(2)
+    before.markdown(f"**{tr('experiments.before')}**")
+    before.text(found.soft.output_text or "∅")
+    after.markdown(f"**{tr('experiments.hard_after', kind=tr(f'attention.kind_{kind}'), layer=layer + 1)}**")
+    after.text(found.hard.output_text or "∅")
+    st.caption(tr("experiments.hard_changed" if found.changed else "experiments.hard_same"))

@@ -177,3 +177,43 @@ def word_order(translator, text: str, direction: str, seed: int = 0) -> WordOrde
         shuffled_memory, _, _ = translator.model.encode(ids[:, order])
     difference = float((shuffled_memory - memory[:, order]).abs().max())
     return WordOrder(shuffled, shuffled_text, plain, no_positions, shuffled_translation, difference)
+
+
+@dataclass
+class HardAttention:
+    """Soft attention (softmax weights, every value mixed) against hard attention (one-hot at the argmax, one
+    value taken) for one layer: one query row of one head, and the translation with the whole layer hard."""
+
+    kind: str
+    layer: int
+    head: int
+    query: int
+    keys: list[str]  # the row's key tokens
+    soft_weights: np.ndarray  # (Tk,) the softmax row
+    hard_weights: np.ndarray  # (Tk,) one-hot at its argmax
+    soft_output: np.ndarray  # (d_k,) z = soft_weights @ V
+    hard_output: np.ndarray  # (d_k,) z = V[argmax]
+    soft: Translation  # the model as shipped
+    hard: Translation  # searched again with the layer's attention hard, traced under it
+
+    @property
+    def changed(self) -> bool:
+        return self.hard.output_tokens != self.soft.output_tokens
+
+
+def hard_attention(
+    translator, text: str, direction: str, kind: str, layer: int, head: int = 0, query: int = 1
+) -> HardAttention:
+    """Make one layer's attention hard (every head of it); the row shown is `head`'s for `query` (clamped)."""
+    soft = translator.translate(text, direction)
+    with experiment(Experiment(hard=frozenset({(kind, layer)}))):
+        hard = translator.translate(text, direction)
+    att = soft.trace.attention(kind, layer)
+    head = min(max(head, 0), att.n_heads - 1)
+    query = min(max(query, 0), att.weights.shape[1] - 1)
+    row = att.weights[head, query]
+    one_hot = np.zeros_like(row)
+    one_hot[int(row.argmax())] = 1.0
+    keys = soft.trace.axis_tokens(kind)[1]
+    v = att.v[head]  # (Tk, d_k)
+    return HardAttention(kind, layer, head, query, keys, row, one_hot, row @ v, one_hot @ v, soft, hard)

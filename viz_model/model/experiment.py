@@ -23,11 +23,15 @@ class Experiment:
     """`gates`: (kind, layer) → a (H,) or (B, H) tensor, 1 keeps a head's output and 0 switches it off before
     W^O (B: one experiment per batch row, for every head's importance in one pass). `mode`: "zero" replaces a
     switched-off head's output by zeros, "mean" by its mean over the positions (what the head says on average,
-    without what it says about each token). `positions`: False adds no positional encoding."""
+    without what it says about each token). `positions`: False adds no positional encoding. `hard`: the
+    sites whose attention weights are one-hot at their argmax."""
 
     gates: dict[tuple[str, int], Tensor] = field(default_factory=dict)
     mode: str = "zero"
     positions: bool = True
+    # Sites (kind, layer) whose attention is hard: each query takes the value of its highest-scoring key
+    # alone (one-hot weights from the argmax) instead of the softmax's mix of all of them.
+    hard: frozenset[tuple[str, int]] = frozenset()
 
 
 EXPERIMENT: ContextVar[Experiment | None] = ContextVar("experiment", default=None)
@@ -41,6 +45,11 @@ def experiment(exp: Experiment) -> Iterator[Experiment]:
         yield exp
     finally:
         EXPERIMENT.reset(token)
+
+
+def hardened(weights: Tensor) -> Tensor:
+    """weights (..., Tk) -> one-hot at each row's largest weight (a masked key has weight 0: never chosen)."""
+    return torch.nn.functional.one_hot(weights.argmax(-1), weights.size(-1)).to(weights.dtype)
 
 
 def gated(heads: Tensor, gate: Tensor, mode: str) -> Tensor:

@@ -19,7 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .config import ModelConfig
-from .experiment import EXPERIMENT, gated
+from .experiment import EXPERIMENT, gated, hardened
 from .positional import sinusoidal_encoding
 
 Tensor = torch.Tensor
@@ -93,6 +93,9 @@ class MultiHeadAttention(nn.Module):
         if self.training and self.dropout.p > 0:  # dropout on the weights only while training
             heads = self.dropout(weights) @ v
         exp = EXPERIMENT.get()
+        if exp is not None and self.site in exp.hard:  # hard attention: the argmax key's value alone
+            weights = hardened(weights)
+            heads = weights @ v
         if exp is not None and self.site in exp.gates:
             heads = gated(heads, exp.gates[self.site], exp.mode)
         B, H, Tq, d_k = heads.shape
