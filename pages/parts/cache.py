@@ -15,8 +15,9 @@ from viz_model import figures
 from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
-from viz_model.lessons.head_notes import usual_roles
+from viz_model.lessons.head_notes import load_reference_sentences, usual_roles
 from viz_model.lessons.lesson import STEPS, Question, question_for
+from viz_model.lessons.norms import encoder_inputs
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
     APPLE_WORD,
@@ -94,6 +95,20 @@ def _usual_roles(directory: str) -> dict[tuple, tuple[str, float]]:
 def usual_head_roles() -> dict[tuple, tuple[str, float]]:
     """(kind, layer, head) → (role, share): each head's usual role over the shipped reference sentences."""
     return _usual_roles(str(model_dir()))
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _norm_batches(directory: str):
+    sentences = load_reference_sentences()
+    half = len(sentences) // 2
+    rows = encoder_inputs(_load_translator(directory), sentences)
+    return rows[:half], rows[half:]
+
+
+def norm_batches():
+    """Two batches of other sentences' encoder inputs (the shipped reference sentences, halved), to batch the
+    typed sentence with for batch norm."""
+    return _norm_batches(str(model_dir()))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
