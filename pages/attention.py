@@ -14,6 +14,7 @@ from pages.parts.attention import (
     query_view,
     share_view,
 )
+from pages.parts.attention_cost import cost_view
 from pages.parts.controls import attention_controls, choice
 from pages.parts.frame import frame
 from pages.parts.head_roles import look_for, roles_view
@@ -29,6 +30,7 @@ VIEWS = {
     "grid": grid_view,
     "query": query_view,
     "pronoun": pronoun_view,
+    "cost": cost_view,
 }
 
 frame()
@@ -56,5 +58,5 @@ share_view(view, "mview")
 shown = VIEWS[view](layer_view)
 if view == "heads":  # what to look for in the head shown
     look_for(layer_view, shown)
-if view not in ("pronoun", "roles"):
+if view not in ("pronoun", "roles", "cost"):
     layer_notes(layer_view)

@@ -42,6 +42,7 @@ RANK = {
     "pages.parts.beam_node": 5,
     "pages.parts.lesson": 5,
     "pages.parts.step_norms": 5,
+    "pages.parts.attention_cost": 5,
 }
 PAGE_RANK = max(RANK.values()) + 1
 PLAIN = [name for name, rank in RANK.items() if rank == 0]

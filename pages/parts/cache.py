@@ -12,6 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from viz_model import figures
+from viz_model.lessons.attention_cost import measured_ms
 from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
@@ -95,6 +96,18 @@ def _usual_roles(directory: str) -> dict[tuple, tuple[str, float]]:
 def usual_head_roles() -> dict[tuple, tuple[str, float]]:
     """(kind, layer, head) → (role, share): each head's usual role over the shipped reference sentences."""
     return _usual_roles(str(model_dir()))
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _attention_timings(directory: str) -> dict[str, list[float]]:
+    model = _load_translator(directory).model
+    return measured_ms(model.encoder_layers[0].self_attention, model.config.d_model)
+
+
+def attention_timings() -> dict[str, list[float]]:
+    """Milliseconds of the model's attention block and of an RNN of its width for n = 10 … 400, measured once
+    per process on this machine (about a second)."""
+    return _attention_timings(str(model_dir()))
 
 
 @st.cache_data(max_entries=2, show_spinner=False)
