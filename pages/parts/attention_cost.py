@@ -15,8 +15,11 @@ from viz_model.lessons.attention_cost import KERNEL, LENGTHS, cost_rows
 def cost_view(v) -> None:
     config = translator().config
     d, n = config.d_model, len(v.query_tokens)
-    st.latex(r"\text{self-attention: } O(n^2 \cdot d) \qquad \text{recurrent: } O(n \cdot d^2) \qquad"
-             rf"\text{{convolution: }} O(k \cdot n \cdot d^2),\ k = {KERNEL}")  # fmt: skip
+    names = [tr(f"attention.cost_{name}_name") for name in ("attention", "recurrent", "convolution")]
+    st.latex(
+        rf"\text{{{names[0]}: }} O(n^2 \cdot d) \qquad \text{{{names[1]}: }} O(n \cdot d^2) \qquad"
+        rf"\text{{{names[2]}: }} O(k \cdot n \cdot d^2),\ k = {KERNEL}"
+    )
     rows = cost_rows(d, sorted({n, *LENGTHS}))
     st.dataframe(
         {
