@@ -4,17 +4,23 @@ and the session's score."""
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 import streamlit as st
 
+from pages.parts.beam_search import tree_figure
 from pages.parts.cache import lesson_question, translator
 from pages.parts.frame import PAGES
 from pages.parts.i18n import t
 from pages.parts.state import lang, link_params, presenting, tr
 from pages.parts.text import md
 from pages.parts.widgets import heading, time_step
+from viz_model import figures
+from viz_model.figures.export import export_name
+from viz_model.lessons.handout import HandoutSection, handout_html
 from viz_model.lessons.lesson import STEPS, Question, look_values, view_params
+from viz_model.lessons.positional_views import default_dims, encoding_curves
 
 LESSON_STEP = "lstep"  # URL parameter: the step, from 1
 ANSWERS = "_lesson_answers"  # {(text, direction, step name): the option picked first}
@@ -51,6 +57,17 @@ def step_part(text: str, direction: str, result) -> None:
     if presenting():  # on a projector the question and its buttons first, for the room to answer
         explain()
     score_line()
+    st.download_button(
+        tr("lesson.handout"),
+        # Called when the button is clicked, outside this run: what it needs from the session is bound now.
+        functools.partial(handout, text, direction, result, lang(), dict(st.session_state.get(ANSWERS, {}))),
+        file_name=export_name("lesson", "handout", text) + ".html",
+        mime="text/html",
+        key="lesson.handout",
+        on_click="ignore",
+        icon=":material/download:",
+        help=tr("lesson.handout_help"),
+    )
 
 
 def _option_label(option: str, language: str) -> str:
@@ -128,3 +145,71 @@ def score_line() -> None:
     left, button = st.columns([3, 2], vertical_alignment="center")
     left.markdown(tr("lesson.score", right=right, n=len(answers)))
     button.button(tr("lesson.reset"), key="lesson.reset", on_click=_reset, icon=":material/restart_alt:")
+
+
+# ---- the handout: one offline HTML file of the whole lesson on this sentence ------------------------------
+def _answer_line(question: Question, picked: int, language: str) -> tuple[str, bool]:
+    right = question.is_right(picked)
+    values = {k: str(v).replace("**", "") for k, v in question.reveal.items()}
+    verdict = t("lesson.right" if right else "lesson.wrong", language)
+    option = question.options[picked]
+    shown = t(f"lesson.option_{option}", language) if option in NAMED_OPTIONS else option  # escaped as HTML
+    text = t("lesson.handout_answer", language, answer=shown)
+    return f"{text} {verdict} {t(f'lesson.reveal_{question.kind}', language, **values).replace('**', '')}", right
+
+
+def _step_figure(step, question: Question | None, result, language: str):
+    trace, config = result.trace, translator().config
+    if step.name == "one_head" and question is not None:
+        layer, head = question.values["layer"] - 1, question.values["head"] - 1
+        tokens = figures.token_labels(trace.source_labels)
+        title = t("attention.layer_head", language, layer=layer + 1, h=head + 1)
+        weights = trace.attention("encoder_self", layer).weights[head]
+        return figures.heatmaps(weights, tokens, tokens, y_title="", x_title="", value_name="", panel_titles=[title])
+    if step.name == "masks":
+        layer = config.n_decoder_layers - 1
+        rows = figures.token_labels(trace.target_tokens)
+        weights = trace.attention("cross", layer).mean_weights
+        return figures.heatmaps(
+            weights, rows, figures.token_labels(trace.source_labels), y_title="", x_title="", value_name=""
+        )
+    if step.name == "positions":
+        dims = default_dims(config.d_model)
+        x, values = encoding_curves(len(trace.source_tokens), config.d_model, dims)
+        return figures.line_chart(
+            x, {f"PE[{d}]": values[:, i] for i, d in enumerate(dims)}, x_title="position", y_title="PE", height=360
+        )
+    if step.name == "decoding":
+        return tree_figure(result.record, None)
+    return None
+
+
+def handout(text: str, direction: str, result, language: str, answers: dict) -> str:
+    """The lesson on this sentence as one HTML file in `language`: the sentence, its tokens and translation,
+    every step's text, its "what to look for" line, the student's answer (`answers`, as the session keeps
+    them) with the model's numbers, and figures."""
+    tokens = [[t("lesson.handout_position", language), t("lesson.handout_token", language)]]
+    tokens += [[str(i), tok] for i, tok in enumerate(result.trace.source_labels)]
+    sections = [HandoutSection(t("lesson.handout_sentence", language), [text, result.output_text or "∅"], table=tokens)]
+    for index, step in enumerate(STEPS):
+        question = lesson_question(text, direction, step.name) if step.question else None
+        picked = answers.get((text, direction, step.name))
+        look = t(f"lesson.look_{step.name}", language, **look_values(step, translator(), result))
+        prompt = []
+        if question is not None:
+            values = dict(question.values)
+            if "kind" in values:
+                values["kind_label"] = t(f"lesson.kind_{values['kind']}", language)
+            prompt = [t(f"lesson.q_{question.kind}", language, **values)]
+        sections.append(
+            HandoutSection(
+                f"{index + 1}. {t(f'lesson.step_{step.name}', language)}",
+                [t(f"lesson.text_{step.name}", language), *prompt],
+                note=look,
+                answer=_answer_line(question, picked, language)
+                if question is not None and picked is not None
+                else None,
+                figure=_step_figure(step, question, result, language),
+            )
+        )
+    return handout_html(t("lesson.handout_title", language, sentence=text[:80]), language, sections)
