@@ -40,7 +40,7 @@ RANK = {
     "pages.parts.experiments": 5,
     "pages.parts.decoding": 5,
     "pages.parts.beam_node": 5,
-    "pages.parts.lesson": 7,
+    "pages.parts.lesson": 5,
     "pages.parts.step_norms": 5,
     "pages.parts.attention_cost": 5,
 }

@@ -9,7 +9,6 @@ import zlib
 
 import streamlit as st
 
-from pages.parts.beam_search import tree_figure
 from pages.parts.cache import lesson_question, translator
 from pages.parts.frame import PAGES
 from pages.parts.i18n import t
@@ -21,10 +20,12 @@ from viz_model.figures.export import export_name
 from viz_model.lessons.handout import HandoutSection, handout_html
 from viz_model.lessons.lesson import STEPS, Question, look_values, view_params
 from viz_model.lessons.positional_views import default_dims, encoding_curves
+from viz_model.lessons.search_tree import tree_layout
 
 LESSON_STEP = "lstep"  # URL parameter: the step, from 1
 ANSWERS = "_lesson_answers"  # {(text, direction, step name): the option picked first}
-NAMED_OPTIONS = ("yes", "no", "tie")  # options the page translates; every other option is shown as written
+NAMED_OPTIONS = ("yes", "no", "tie")
+STATUSES = ("root", "kept", "pruned", "finished", "best")  # the beam tree's legend  # options the page translates; every other option is shown as written
 # Presentation mode: the answer buttons big enough for a room to read and a teacher to click.
 BIG_CHOICES_CSS = """<style>
 [class*="st-key-lesson-pick"] button { font-size: 26px; min-height: 3.2rem; padding: 0.4rem 1.4rem; }
@@ -179,8 +180,15 @@ def _step_figure(step, question: Question | None, result, language: str):
         return figures.line_chart(
             x, {f"PE[{d}]": values[:, i] for i, d in enumerate(dims)}, x_title="position", y_title="PE", height=360
         )
-    if step.name == "decoding":
-        return tree_figure(result.record, None)
+    if step.name == "decoding":  # built here in `language`: the handout is written outside the script run
+        names = {status: t(f"beam.status_{status}", language) for status in STATUSES}
+        return figures.search_tree(
+            tree_layout(result.record, None),
+            names=names,
+            x_title=t("beam.axis_step", language),
+            y_title=t("beam.axis_rank", language),
+            hover=t("beam.node_hover", language),
+        )
     return None
 
 
