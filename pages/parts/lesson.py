@@ -24,8 +24,8 @@ from viz_model.lessons.search_tree import tree_layout
 
 LESSON_STEP = "lstep"  # URL parameter: the step, from 1
 ANSWERS = "_lesson_answers"  # {(text, direction, step name): the option picked first}
-NAMED_OPTIONS = ("yes", "no", "tie")
-STATUSES = ("root", "kept", "pruned", "finished", "best")  # the beam tree's legend  # options the page translates; every other option is shown as written
+NAMED_OPTIONS = ("yes", "no", "tie")  # options the page translates; every other option is shown as written
+STATUSES = ("root", "kept", "pruned", "finished", "best")  # the beam tree's legend
 # Presentation mode: the answer buttons big enough for a room to read and a teacher to click.
 BIG_CHOICES_CSS = """<style>
 [class*="st-key-lesson-pick"] button { font-size: 26px; min-height: 3.2rem; padding: 0.4rem 1.4rem; }
