@@ -4,7 +4,7 @@ next-token distribution before and after sampling cuts it."""
 
 import streamlit as st
 
-from pages.parts.decoding import cut_part, forcing_part, strategies_part
+from pages.parts.decoding import cut_part, forcing_part, ngram_part, strategies_part
 from pages.parts.frame import frame
 from pages.parts.model_picker import translator_only
 from pages.parts.state import sentence
@@ -24,5 +24,6 @@ sections(
         "decoding.tab_forcing": lambda: forcing_part(text, direction),
         "decoding.tab_strategies": lambda: strategies_part(text, direction),
         "decoding.tab_cut": lambda: cut_part(text, direction),
+        "decoding.tab_ngram": lambda: ngram_part(text, direction, result),
     },
 )

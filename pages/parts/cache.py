@@ -110,6 +110,20 @@ def attention_timings() -> dict[str, list[float]]:
     return _attention_timings(str(model_dir()))
 
 
+@st.cache_resource(show_spinner=False)
+def _ngram_counts(directory: str, target_language: str):
+    from viz_model.lessons.ngrams import corpus_sentences, count_ngrams
+
+    tokenizer = _load_translator(directory).tokenizer
+    return _long_lived(count_ngrams(corpus_sentences(tokenizer, target_language)))
+
+
+def ngram_counts(target_language: str):
+    """1-gram and 3-gram counts of the training split's `target_language` side (about 5 s, once per process
+    and language; shared by every session, never copied)."""
+    return _ngram_counts(str(model_dir()), target_language)
+
+
 @st.cache_data(max_entries=2, show_spinner=False)
 def _norm_batches(directory: str):
     sentences = load_reference_sentences()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.parts.cache import forcing, search, strategies, translator
+from pages.parts.cache import forcing, ngram_counts, search, strategies, translator
 from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, presenting, tr
@@ -22,6 +22,7 @@ from viz_model.lessons.decoding_lab import (
     step_distribution,
     typed_reference,
 )
+from viz_model.lessons.ngrams import next_word
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
@@ -319,3 +320,52 @@ def _path_label(name: str, language: str) -> str:
     if name == "greedy":
         return t("decoding.strategy_greedy", language)
     return t("decoding.strategy_sample", language, n=int(name.removeprefix("sample")))
+
+
+# ---- next-word prediction: n-gram counts against the decoder ----------------------------------------------
+def ngram_part(text: str, direction: str, result) -> None:
+    target = DIRECTIONS[direction][1]
+    with st.spinner(tr("decoding.ngram_counting")):
+        counts = ngram_counts(target)
+    n = len(result.output_tokens) + 1
+    step = time_step("gstep", n, tr("decoding.step"))
+    found = next_word(counts, result.trace, step, translator().tokenizer.vocab)
+    context = " ".join(found.context)
+    decoder_best = found.rows[0]
+    lead(
+        tr(
+            "decoding.ngram_line",
+            prefix=md(tokens_text(["<bos>", *found.prefix])),
+            context=md(context),
+            n=f"{found.context_count:,}",
+            best=md(found.trigram_best or "∅"),
+            decoder=md(decoder_best.token),
+            p=f"{decoder_best.decoder:.2f}",
+        ),
+        as_caption=False,
+    )
+    labels = figures.token_labels([r.token for r in found.rows])
+    chart(
+        figures.grouped_bars(
+            labels,
+            {
+                tr("decoding.ngram_decoder"): [r.decoder for r in found.rows],
+                tr("decoding.ngram_trigram"): [r.trigram or 0.0 for r in found.rows],
+                tr("decoding.ngram_unigram"): [r.unigram for r in found.rows],
+            },
+            y_title=tr("decoding.axis_p"),
+        ),
+        key="decoding.ngram",
+    )
+    st.dataframe(
+        {
+            tr("decoding.ngram_token"): [r.token for r in found.rows],
+            tr("decoding.ngram_decoder"): [round(r.decoder, 4) for r in found.rows],
+            tr("decoding.ngram_trigram"): [None if r.trigram is None else round(r.trigram, 4) for r in found.rows],
+            tr("decoding.ngram_count"): [r.trigram_count for r in found.rows],
+            tr("decoding.ngram_unigram"): [round(r.unigram, 5) for r in found.rows],
+        },
+        hide_index=True,
+        key="decoding.ngram_table",
+    )
+    st.caption(tr("decoding.ngram_caption", sentences=f"{counts.sentences:,}", words=f"{counts.total:,}"))

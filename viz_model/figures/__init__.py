@@ -5,7 +5,7 @@ heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree
 `diagram`: the architecture. The public names are re-exported here, so pages write `figures.heatmaps(...)`.
 """
 
-from .charts import bar_chart, cut_bars, line_chart, scatter_map, vector_moves
+from .charts import bar_chart, cut_bars, grouped_bars, line_chart, scatter_map, vector_moves
 from .diagram import ARCHITECTURE_PARTS, architecture
 from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
 from .look import (
@@ -51,6 +51,7 @@ __all__ = [
     "architecture",
     "bar_chart",
     "cut_bars",
+    "grouped_bars",
     "colour_range",
     "column_width",
     "escape_label",

@@ -216,6 +216,30 @@ def cut_bars(
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
+def grouped_bars(
+    labels: Sequence[str], series: dict[str, Sequence[float]], *, y_title: str, height: int = 380
+) -> go.Figure:
+    """Several values per label side by side (one colour per series, in the palette's order)."""
+    labels = [escape_label(x) for x in labels]
+    traces = [
+        dict(type="bar", x=labels, y=np.asarray(values, dtype=np.float32), name=escape_label(name),
+             marker_color=SERIES_COLOURS[i % len(SERIES_COLOURS)],
+             hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>")
+        for i, (name, values) in enumerate(series.items())
+    ]  # fmt: skip
+    top = max([max(v, default=0.0) for v in series.values()] + [0.01])
+    layout = dict(
+        barmode="group",
+        height=height,
+        margin=margins(number_labels([0, top]), labels, -45 if len(labels) > 8 else 0),
+        **LOOK,
+        xaxis=axis_layout("", type="category", tickangle=-45 if len(labels) > 8 else 0),
+        yaxis=axis_layout(y_title, range=[0, top * 1.1]),
+        legend=legend_on_top(height),
+    )
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+
+
 def scatter_map(
     coords: np.ndarray,
     labels: Sequence[str],
