@@ -49,7 +49,10 @@ def test_previous_and_next_move_through_the_sections():
 
 @pytest.mark.parametrize(
     ("model", "key", "views"),
-    [("", "view", ["heads", "roles", "compare", "grid", "query", "pronoun"]), ("minilm", "mview", list(MINILM_VIEWS))],
+    [
+        ("", "view", ["heads", "roles", "compare", "grid", "query", "pronoun", "cost"]),
+        ("minilm", "mview", list(MINILM_VIEWS)),
+    ],
 )
 def test_previous_and_next_move_through_the_attention_views(model, key, views):
     """Attention heads has views, not sections: the same buttons step through them, for either model, and
