@@ -130,12 +130,21 @@ def test_the_bleu_question_against_sacrebleu():
     assert q.options[0] == "".join(tok for tok in greedy if tok != EOS)
 
 
-def test_questions_that_cannot_be_asked_say_so():
+def test_a_question_that_cannot_be_asked_gives_way_to_the_next_sensible_one():
     for name in ("embeddings", "similarity"):
         q, _ = asked(name, "Hi", "en2zh")
-        assert q is None
+        assert q.kind == "position" and q.instead_of == next(s.question for s in STEPS if s.name == name)
     q, _ = asked("one_head", "Hi", "en2zh")
-    assert q is not None  # a one-word sentence still has a word to ask about
+    assert q.kind == "head_key" and q.instead_of is None  # a one-word sentence still has a word to ask about
+
+
+@pytest.mark.apptest
+def test_the_page_says_why_and_asks_the_other_question():
+    at = open_app("pages/lesson.py", text="Hi", lstep="1")
+    assert errors(at) == []
+    notes = "\n".join(i.value for i in at.info)
+    assert t("lesson.no_question_neighbour", "en") in notes and t("lesson.instead", "en") in notes
+    assert t("lesson.q_position", "en", p=5) in "\n".join(m.value for m in at.markdown)
 
 
 def test_the_link_of_a_step_names_the_head_asked_about():

@@ -79,8 +79,9 @@ def _option_label(option: str, language: str) -> str:
 
 def question_part(text: str, direction: str, step, question: Question | None) -> None:
     if question is None:
-        st.caption(tr(f"lesson.no_question_{step.question}"))
         return
+    if question.instead_of is not None:  # the step's own question cannot be asked on this sentence
+        st.info(tr(f"lesson.no_question_{question.instead_of}") + " " + tr("lesson.instead"), icon=":material/info:")
     if presenting():
         st.html(BIG_CHOICES_CSS)
     values = {k: md(v) if isinstance(v, str) else v for k, v in question.values.items()}

@@ -63,6 +63,7 @@ class Question:
     answers: set[int]  # the right options (a tie has several)
     numbers: list[float | None]  # the model's number behind each option, revealed after the pick
     reveal: dict  # values for the reveal's catalogue text
+    instead_of: str | None = None  # the kind of the step's own question, when it could not be asked here
 
     def is_right(self, picked: int) -> bool:
         return picked in self.answers
@@ -276,20 +277,30 @@ def bleu_question(translator: Translator, t: Translation, text: str, direction: 
 def question_for(
     step: LessonStep, translator: Translator, t: Translation, text: str, direction: str
 ) -> Question | None:
-    """The step's question on this sentence, or None when it cannot be asked here."""
+    """The step's question on this sentence. One that cannot be asked here (too few words, no word in the
+    translation) gives way to the next sensible one, which never fails: which position's encoding is closest
+    to position 5 (its `instead_of` names the question it replaces); None for a step without a question."""
     kind = step.question
+    if kind is None:
+        return None
     if kind in ("head_off", "bleu"):
         return {"head_off": head_off_question, "bleu": bleu_question}[kind](translator, t, text, direction)
-    builders = {
-        "neighbour": neighbour_question,
-        "softmax_key": softmax_key_question,
-        "head_size": head_size_question,
-        "head_key": head_key_question,
-        "position": position_question,
-        "cross_key": cross_key_question,
-        "beam_next": beam_next_question,
-    }
-    return builders[kind](translator, t) if kind in builders else None
+    question = BUILDERS[kind](translator, t)
+    if question is None:
+        question = position_question(translator, t)
+        question.instead_of = kind
+    return question
+
+
+BUILDERS = {
+    "neighbour": neighbour_question,
+    "softmax_key": softmax_key_question,
+    "head_size": head_size_question,
+    "head_key": head_key_question,
+    "position": position_question,
+    "cross_key": cross_key_question,
+    "beam_next": beam_next_question,
+}
 
 
 def look_values(step: LessonStep, translator: Translator, t: Translation) -> dict:
