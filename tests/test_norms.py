@@ -61,3 +61,6 @@ def test_the_norms_view(lang):
     line = figure(at, "step.norms_stream")["data"][0]
 
     np.testing.assert_allclose(decode(line["y"]), sizes.before_norm, rtol=1e-5)
+    (diagram,) = at.get("graphviz_chart")  # the two orders drawn: the norm after the sum, or before the sublayer
+    spec = diagram.proto.spec
+    assert "post-LN" in spec and "pre-LN" in spec and spec.count("->") >= 10

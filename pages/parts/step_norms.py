@@ -29,9 +29,8 @@ def norms_mode() -> None:
 
 def post_or_pre(trace) -> None:
     heading(tr("step.norms_order"))
-    st.latex(
-        r"\text{post-LN: } x \leftarrow \mathrm{LN}(x + F(x)) \qquad \text{pre-LN: } x \leftarrow x + F(\mathrm{LN}(x))"
-    )
+    st.latex(ORDERS)
+    st.graphviz_chart(orders_diagram())
     used = "pre" if translator().config.norm_first else "post"
     st.markdown(tr(f"step.norms_uses_{used}"))
     sizes = stream_sizes(trace)
@@ -54,6 +53,24 @@ def post_or_pre(trace) -> None:
         key="step.norms_stream",
     )
     st.caption(tr("step.norms_stream_caption", enc=f"{sizes.input_size[0]:.1f}", dec=f"{sizes.input_size[1]:.1f}"))
+
+
+def orders_diagram() -> str:
+    """The two orders of one sublayer as a graph: post-LN normalises the sum, pre-LN the sublayer's input."""
+    x, sub, norm, add, out = (tr(f"step.norms_box_{name}") for name in ("x", "sublayer", "norm", "add", "out"))
+    residual = tr("step.norms_box_residual")
+
+    def chain(name: str, title: str, order: list[str], add_at: int) -> str:
+        nodes = "; ".join(f'{name}{i} [label="{label}"]' for i, label in enumerate(order))
+        edges = " -> ".join(f"{name}{i}" for i in range(len(order)))
+        return (
+            f'subgraph cluster_{name} {{ label="{title}"; {nodes}; {edges}; '
+            f'{name}0 -> {name}{add_at} [style=dashed, label="{residual}"]; }}'
+        )
+
+    post = chain("post", "post-LN", [x, sub, add, norm, out], 2)
+    pre = chain("pre", "pre-LN", [x, norm, sub, add, out], 3)
+    return f'digraph {{ rankdir=LR; node [shape=box, fontname="sans-serif"]; {post} {pre} }}'
 
 
 def layer_or_batch(trace) -> None:
