@@ -171,13 +171,16 @@ def lesson_question(text: str, direction: str, name: str) -> Question | None:
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _forcing(directory: str, text: str, direction: str, reference: tuple[str, ...]) -> ForcingComparison:
-    return compare_forcing(_load_translator(directory), text, direction, reference)
+def _forcing(
+    directory: str, text: str, direction: str, reference: tuple[str, ...], greedy: tuple[str, ...]
+) -> ForcingComparison:
+    return compare_forcing(_load_translator(directory), text, direction, reference, greedy)
 
 
 def forcing(text: str, direction: str, reference) -> ForcingComparison:
-    """Teacher forcing on `reference` (tokens) beside free running, cached."""
-    return _forcing(str(model_dir()), text, direction, tuple(reference))
+    """Teacher forcing on `reference` (tokens) beside free running (greedy search's, from the cache), cached."""
+    greedy = search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    return _forcing(str(model_dir()), text, direction, tuple(reference), tuple(greedy))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

@@ -119,13 +119,20 @@ def forcing_loss(
     )
 
 
-def compare_forcing(translator: Translator, text: str, direction: str, reference: Sequence[str]) -> ForcingComparison:
+def compare_forcing(
+    translator: Translator,
+    text: str,
+    direction: str,
+    reference: Sequence[str],
+    greedy: Sequence[str] | None = None,
+) -> ForcingComparison:
     """Teacher forcing on `reference` (tokens) beside free running, for one source sentence.
 
     Free running feeds back the most probable writable token at every step: greedy search's output. Its
     steps' numbers come from one pass over what it wrote: the decoder is causal, so position t of that pass
     computes exactly what step t computed while writing (a test checks it against the cached step-by-step
-    decoder, to 1e-5), at the cost of one pass instead of one per step."""
+    decoder, to 1e-5), at the cost of one pass instead of one per step. `greedy`: greedy search's tokens for
+    this sentence, when the caller has them (else it searches)."""
     model, tokenizer = translator.model, translator.tokenizer
     source = translator.encode(text, direction)
     reference_ids = tokenizer.ids(list(reference)[: model.config.max_len - 1])
@@ -136,9 +143,14 @@ def compare_forcing(translator: Translator, text: str, direction: str, reference
     trace = build_trace(model, tokenizer, source.ids, reference_ids, source.labels, encoded=encoded)
     targets = reference_ids + [tokenizer.eos_id]
     forced = [_step(trace, t, writable, targets[t], vocab) for t in range(len(targets))]
-    written = translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    written = list(greedy or translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens)
     words = [tok for tok in written if tok != EOS][: model.config.max_len - 1]
-    free_trace = build_trace(model, tokenizer, source.ids, tokenizer.ids(words), source.labels, encoded=encoded)
+    same = tokenizer.ids(words) == reference_ids  # forcing the model's own output: one pass serves both sides
+    free_trace = (
+        trace
+        if same
+        else build_trace(model, tokenizer, source.ids, tokenizer.ids(words), source.labels, encoded=encoded)
+    )
     free = [_step(free_trace, t, writable, None, vocab) for t in range(min(len(written), len(words) + 1))]
     divergence = next(
         (t for t in range(min(len(forced), len(free))) if free[t].top[0][0] != forced[t].chosen),
