@@ -143,10 +143,10 @@ def open_section(at: AppTest, key: str, label_key: str, lang: str = "en") -> App
 
 
 def tables(at: AppTest, column_key: str, lang: str = "en") -> list:
-    """The tables (DataFrames) with a column titled by catalogue key `column_key` in `lang`: display tables
-    carry no element key."""
+    """The tables (data grids and plain tables) with a column titled by catalogue key `column_key` in `lang`:
+    display tables carry no element key."""
     column = t(column_key, lang)
-    return [df.value for df in at.dataframe if column in df.value.columns]
+    return [df.value for df in [*at.dataframe, *at.table] if column in df.value.columns]
 
 
 def table(at: AppTest, column_key: str, lang: str = "en"):

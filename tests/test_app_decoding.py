@@ -93,9 +93,7 @@ def test_every_strategy_is_listed_as_the_lesson_computes_it(lang):
         PAGE, text=TEXT, lang=lang, section="tab_strategies", temp="0.8", topp="0.9", n="3", seed="7", reftext=reference
     )
     assert errors(at) == []
-    found = compare_strategies(
-        translator(), TEXT, DIRECTION, 4, 0.75, SamplingSettings(0.8, 0, 0.9, 3, 7), reference
-    )
+    found = compare_strategies(translator(), TEXT, DIRECTION, 4, 0.75, SamplingSettings(0.8, 0, 0.9, 3, 7), reference)
     shown = table(at, "decoding.col_output", lang)
     assert list(shown[t("decoding.col_output", lang)]) == [o.text or "∅" for o in found.outputs]
     np.testing.assert_allclose(shown["ln P"].to_numpy(dtype=float), [round(o.log_prob, 3) for o in found.outputs])

@@ -11,7 +11,7 @@ from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, presenting, tr
 from pages.parts.text import md, tokens_text
-from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step, whole_table_height
+from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step
 from viz_model import figures
 from viz_model.lessons.decoding_lab import (
     LABEL_SMOOTHING,
@@ -173,7 +173,9 @@ def _steps_table(found: ForcingComparison) -> None:
                 tr("decoding.col_differ"): "⟵" if i == found.divergence else "",
             }
         )
-    st.dataframe(rows, hide_index=True, key="decoding.steps_table", height=whole_table_height(len(rows)))
+    # A plain table, not the data grid: every row shows at once, and drawing it costs the browser a fraction
+    # of the grid's on each new sentence.
+    st.table(rows, hide_index=True)
     st.caption(tr("decoding.steps_caption"))
 
 
