@@ -4,6 +4,7 @@ checked against independent computations (a forward hook written here, a permuta
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 import torch
@@ -25,6 +26,27 @@ def model_and_ids():
     return model, source, target
 
 
+@contextmanager
+def head_zeroed_by_hook(model, kind: str, layer: int, head: int):
+    """The oracle of a head switched off: inside the block, a forward pre-hook on that attention block's W^O
+    zeroes the head's d_k columns of the concatenation."""
+    stack = model.encoder_layers if kind == "encoder_self" else model.decoder_layers
+    block = stack[layer].self_attention if kind != "cross" else stack[layer].cross_attention
+    d_k = model.config.d_head
+
+    def zero_head(module, inputs):
+        (concat,) = inputs
+        concat = concat.clone()
+        concat[..., head * d_k : (head + 1) * d_k] = 0
+        return (concat,)
+
+    handle = block.w_o.register_forward_pre_hook(zero_head)
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
 def logits(model, source, target):
     with torch.no_grad():
         return model(source, target)
@@ -44,21 +66,8 @@ def test_an_empty_experiment_reproduces_the_model_exactly(model_and_ids):
 def test_one_head_off_equals_zeroing_its_slice_before_w_o(model_and_ids, kind, layer, head):
     """The oracle: a forward pre-hook on that block's W^O zeroes the head's d_k columns of the concatenation."""
     model, source, target = model_and_ids
-    stack = model.encoder_layers if kind == "encoder_self" else model.decoder_layers
-    block = stack[layer].self_attention if kind != "cross" else stack[layer].cross_attention
-    d_k = model.config.d_head
-
-    def zero_head(module, inputs):
-        (concat,) = inputs
-        concat = concat.clone()
-        concat[..., head * d_k : (head + 1) * d_k] = 0
-        return (concat,)
-
-    handle = block.w_o.register_forward_pre_hook(zero_head)
-    try:
+    with head_zeroed_by_hook(model, kind, layer, head):
         expected = logits(model, source, target)
-    finally:
-        handle.remove()
     gate = torch.ones(model.config.n_heads)
     gate[head] = 0
     with experiment(Experiment(gates={(kind, layer): gate})):

@@ -12,6 +12,7 @@ import torch
 
 from pages.parts.i18n import t
 from tests.app_harness import errors, open_app, translator
+from tests.test_experiment import head_zeroed_by_hook
 from viz_model.lessons.lesson import STEPS, look_values, question_for, view_params
 from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import SearchSettings
@@ -98,22 +99,8 @@ def test_the_beam_question_names_the_kept_token():
 def test_the_head_off_question_against_a_forward_pre_hook(text, direction):
     q, tr = asked("many_heads", text, direction)
     kind, layer, head = q.values["kind"], q.values["layer"] - 1, q.values["head"] - 1
-    model = translator().model
-    stack = model.encoder_layers if kind == "encoder_self" else model.decoder_layers
-    block = stack[layer].cross_attention if kind == "cross" else stack[layer].self_attention
-    d_k = model.config.d_head
-
-    def zero_head(module, inputs):
-        (concat,) = inputs
-        concat = concat.clone()
-        concat[..., head * d_k : (head + 1) * d_k] = 0
-        return (concat,)
-
-    handle = block.w_o.register_forward_pre_hook(zero_head)
-    try:
+    with head_zeroed_by_hook(translator().model, kind, layer, head):
         after = translator().translate(text, direction).output_tokens
-    finally:
-        handle.remove()
     changed = after != tr.output_tokens
     assert q.options[min(q.answers)] == ("yes" if changed else "no")
 

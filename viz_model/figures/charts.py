@@ -170,6 +170,29 @@ def line_chart(
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
+def _grouped(labels, series, *, y_title: str, height: int, values_shown: bool, headroom: float) -> dict:
+    """Bars side by side for each label: `series` is (name, values, colour) in order. The figure's dict."""
+    traces = [
+        dict(type="bar", x=labels, y=np.asarray(values, dtype=np.float32), name=escape_label(name),
+             marker_color=colour, hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+             **(dict(text=[f"{v:.2f}" if v >= 0.005 else "" for v in values], textposition="outside")
+                if values_shown else {}))
+        for name, values, colour in series
+    ]  # fmt: skip
+    top = max([max(values, default=0.0) for _, values, _ in series] + [0.01])
+    angle = -45 if len(labels) > 8 else 0
+    layout = dict(
+        barmode="group",
+        height=height,
+        margin=margins(number_labels([0, top]), labels, angle),
+        **LOOK,
+        xaxis=axis_layout("", type="category", tickangle=angle),
+        yaxis=axis_layout(y_title, range=[0, top * headroom]),
+        legend=legend_on_top(height),
+    )
+    return dict(data=traces, layout=layout)
+
+
 def cut_bars(
     labels: Sequence[str],
     before: Sequence[float],
@@ -185,59 +208,30 @@ def cut_bars(
     `before` grey and `after` in colour, and a dashed line after the first `kept` tokens, which are the ones
     that can still be drawn (temperature keeps the order, top-k and top-p keep a prefix of it)."""
     labels = [escape_label(x) for x in labels]
-    traces = [
-        dict(type="bar", x=labels, y=np.asarray(values, dtype=np.float32), name=escape_label(name),
-             marker_color=colour, text=[f"{v:.2f}" if v >= 0.005 else "" for v in values], textposition="outside",
-             hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>")
-        for name, values, colour in ((names[0], before, MID_GREY), (names[1], after, BAR_COLOUR))
-    ]  # fmt: skip
-    shapes, annotations = [], []
+    series = [(names[0], before, MID_GREY), (names[1], after, BAR_COLOUR)]
+    figure = _grouped(labels, series, y_title=y_title, height=height, values_shown=True, headroom=1.2)
     if 0 < kept < len(labels):
-        shapes.append(
+        figure["layout"]["shapes"] = [
             dict(type="line", xref="x", yref="paper", x0=kept - 0.5, x1=kept - 0.5, y0=0, y1=1,
                  line=dict(color=DARK, width=2, dash="dash"))
-        )  # fmt: skip
-        annotations.append(
+        ]  # fmt: skip
+        figure["layout"]["annotations"] = [
             dict(xref="x", yref="paper", x=kept - 0.5, y=0.98, text=escape_label(cut_label), showarrow=False,
                  xanchor="left", yanchor="top", xshift=4, font=dict(color=DARK))
-        )  # fmt: skip
-    top = max([*before, *after, 0.01])
-    layout = dict(
-        barmode="group",
-        height=height,
-        margin=margins(number_labels([0, top]), labels, -45 if len(labels) > 8 else 0),
-        **LOOK,
-        xaxis=axis_layout("", type="category", tickangle=-45 if len(labels) > 8 else 0),
-        yaxis=axis_layout(y_title, range=[0, top * 1.2]),
-        legend=legend_on_top(height),
-        shapes=shapes,
-        annotations=annotations,
-    )
-    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+        ]  # fmt: skip
+    return go.Figure(figure, _validate=False)
 
 
 def grouped_bars(
     labels: Sequence[str], series: dict[str, Sequence[float]], *, y_title: str, height: int = 380
 ) -> go.Figure:
     """Several values per label side by side (one colour per series, in the palette's order)."""
+    coloured = [
+        (name, values, SERIES_COLOURS[i % len(SERIES_COLOURS)]) for i, (name, values) in enumerate(series.items())
+    ]
     labels = [escape_label(x) for x in labels]
-    traces = [
-        dict(type="bar", x=labels, y=np.asarray(values, dtype=np.float32), name=escape_label(name),
-             marker_color=SERIES_COLOURS[i % len(SERIES_COLOURS)],
-             hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4f}}<extra></extra>")
-        for i, (name, values) in enumerate(series.items())
-    ]  # fmt: skip
-    top = max([max(v, default=0.0) for v in series.values()] + [0.01])
-    layout = dict(
-        barmode="group",
-        height=height,
-        margin=margins(number_labels([0, top]), labels, -45 if len(labels) > 8 else 0),
-        **LOOK,
-        xaxis=axis_layout("", type="category", tickangle=-45 if len(labels) > 8 else 0),
-        yaxis=axis_layout(y_title, range=[0, top * 1.1]),
-        legend=legend_on_top(height),
-    )
-    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+    figure = _grouped(labels, coloured, y_title=y_title, height=height, values_shown=False, headroom=1.1)
+    return go.Figure(figure, _validate=False)
 
 
 def scatter_map(
