@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import decode, errors, figure, heatmap_panels, open_app, table, translator
+from tests.app_harness import decode, errors, figure, heatmap_panels, open_app, table, tables, translator
 from viz_model.lessons.decoding_lab import compare_forcing, compare_strategies, one_word_changed, step_distribution
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.tokenizer import EOS
@@ -41,8 +41,11 @@ def test_teacher_forcing_beside_free_running_shows_the_lessons_numbers(lang):
     )
     assert list(steps[t("decoding.col_argmax", lang)])[: len(found.free)] == found.free_tokens
     # The link's step (4) is shown: the fourth position's top 5 on each side, the reference's token marked.
-    shown = figure(at, "decoding.top_forced")["data"][0]
-    np.testing.assert_allclose(decode(shown["x"])[:5], [p for _, p in found.forced[3].top], atol=1e-6)
+    forced_top = tables(at, "decoding.col_candidate", lang)[0]  # the left side: teacher forcing
+    shown = forced_top[t("decoding.axis_p", lang)].astype(float).to_numpy()[:5]
+    np.testing.assert_allclose(shown, [round(p, 3) for _, p in found.forced[3].top], atol=1e-9)
+    marked = [c for c in forced_top[t("decoding.col_candidate", lang)] if c.startswith("➜ ")]
+    assert marked == ["➜ " + found.forced[3].chosen]
     cross = heatmap_panels(figure(at, "decoding.cross"))[0]
     np.testing.assert_allclose(cross[0], found.forced[3].cross[-1].mean(0), atol=1e-5)
     np.testing.assert_allclose(cross[1], found.free[3].cross[-1].mean(0), atol=1e-5)

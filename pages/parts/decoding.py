@@ -123,18 +123,23 @@ def forcing_part(text: str, direction: str) -> None:
 
 def _step_view(side: str, steps, step: int) -> None:
     now = steps[step]
-    lead(tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]]))))
-    labels = [tok for tok, _ in now.top]
-    values = [p for _, p in now.top]
-    if now.chosen not in labels:  # the reference's token, outside the top 5: shown after them
-        labels, values = labels + [now.chosen], values + [now.chosen_prob]
-    chart(
-        figures.bar_chart(
-            figures.token_labels(labels), values, x_title=tr("decoding.axis_p"), y_title="",
-            highlight=[tok == now.chosen for tok in labels], height=250,
-        ),
-        key=f"decoding.top_{side}",
-    )  # fmt: skip
+    fed = tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]])))
+    if not presenting():  # on a projector under the table, which then starts on the first screen
+        st.caption(fed)
+    top = list(now.top)
+    if now.chosen not in [tok for tok, _ in top]:  # the reference's token, outside the top 5: shown after them
+        top.append((now.chosen, now.chosen_prob))
+    # A plain table, not a chart: the page redraws both sides on every step and every new sentence, and
+    # three charts cost the browser twice what one does.
+    st.table(
+        {
+            tr("decoding.col_candidate"): [("➜ " if tok == now.chosen else "") + tok for tok, _ in top],
+            tr("decoding.axis_p"): [f"{p:.3f}" for _, p in top],
+        },
+        hide_index=True,
+    )
+    if presenting():
+        st.caption(fed)
     st.markdown(tr(f"decoding.chosen_{side}", token=md(now.chosen), p=f"{now.chosen_prob:.3f}"))
 
 

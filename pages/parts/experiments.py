@@ -10,7 +10,7 @@ from pages.parts.cache import translator
 from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, lang, tr
-from pages.parts.widgets import axis_titles, chart, lead, settings_area
+from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area
 from viz_model import figures
 from viz_model.lessons.experiments import (
     MODES,
@@ -132,7 +132,8 @@ def switch_off_part(text: str, direction: str, result) -> None:
         key="experiments.log_probs",
     )
     st.caption(tr("experiments.log_probs_caption"))
-    later_head(outcome)
+    # Folded until opened: two more heatmaps on every new sentence cost the browser more than the rest.
+    folded(tr("experiments.watch_title"), "experiments.watch_open", lambda: later_head(outcome))
 
 
 def later_head(outcome) -> None:

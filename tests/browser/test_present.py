@@ -18,7 +18,12 @@ SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll(
 PROJECTORS = [(1280, 720, 1.0), (1400, 900, 1.0), (1400, 900, 1.5)]
 # The page's main element: its chart, or the tables it opens on (Tokens' token table, Metrics' BLEU table),
 # or the Lesson's answer buttons.
-MAIN_ELEMENT = {"tokens": TABLES, "metrics": TABLES, "lesson": '[class*="st-key-lesson-pick"]'}
+MAIN_ELEMENT = {
+    "tokens": TABLES,
+    "metrics": TABLES,
+    "lesson": '[class*="st-key-lesson-pick"]',
+    "decoding": '[data-testid="stTable"]',  # each side's next-token table
+}
 # Every text of the page outside the charts (whose own text is checked at 16 px), with its size.
 TEXT_ELEMENTS = ", ".join(
     f'[data-testid="{testid}"]{inner}'
