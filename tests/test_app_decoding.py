@@ -23,13 +23,19 @@ def greedy_words() -> list[str]:
     return [tok for tok in best.tokens if tok != EOS]
 
 
+def steps_opened(at):
+    """Unfold "every step at once", as a click on the expander does."""
+    at.session_state["decoding.steps_open"] = True
+    return at.run()
+
+
 def texts(at) -> str:
     return "\n".join([e.value for e in at.markdown] + [e.value for e in at.caption] + [e.value for e in at.info])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_teacher_forcing_beside_free_running_shows_the_lessons_numbers(lang):
-    at = open_app(PAGE, text=TEXT, lang=lang, ref="changed", step="4")
+    at = steps_opened(open_app(PAGE, text=TEXT, lang=lang, ref="changed", step="4"))
     assert errors(at) == []
     own = compare_forcing(translator(), TEXT, DIRECTION, greedy_words())
     changed = one_word_changed(own)
@@ -72,7 +78,7 @@ def test_next_moves_the_step_and_the_link_follows():
     [("", "decoding.ref_problem_empty"), ("The girl put it there.", "decoding.ref_problem_wrong_language")],
 )
 def test_a_typed_reference_that_cannot_be_used_falls_back_with_a_note(reference, note):
-    at = open_app(PAGE, text=TEXT, ref="typed", reftext=reference)
+    at = steps_opened(open_app(PAGE, text=TEXT, ref="typed", reftext=reference))
     assert errors(at) == []
     assert t(note, "en") in "\n".join(i.value for i in at.info)
     found = compare_forcing(translator(), TEXT, DIRECTION, greedy_words())
@@ -81,7 +87,7 @@ def test_a_typed_reference_that_cannot_be_used_falls_back_with_a_note(reference,
 
 
 def test_a_typed_reference_is_forced():
-    at = open_app(PAGE, text=TEXT, ref="typed", reftext="小女孩把她的新红伞放在旧木门旁边。")
+    at = steps_opened(open_app(PAGE, text=TEXT, ref="typed", reftext="小女孩把她的新红伞放在旧木门旁边。"))
     assert errors(at) == []
     reference = translator().tokenizer.split("小女孩把她的新红伞放在旧木门旁边。")[0]
     found = compare_forcing(translator(), TEXT, DIRECTION, reference)

@@ -116,7 +116,9 @@ def forcing_part(text: str, direction: str) -> None:
     if presenting():
         summary()
     _cross_rows(found, step, layer)
-    _steps_table(found)
+    # Folded until opened (it stays open from step to step): every step's row is the larger share of what the
+    # browser draws for a new sentence, and the step shown above has its own numbers.
+    folded(tr("decoding.steps_title"), "decoding.steps_open", lambda: _steps_table(found))
     folded(tr("decoding.self_attention"), "decoding.self_fold", lambda: _self_attention(found, layer))
     _loss(found)
 
