@@ -3,6 +3,8 @@ opens in Chromium with the network off and draws its figures, with the sentence 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pages.parts.i18n import t
@@ -17,7 +19,8 @@ def test_the_handout_opens_offline_with_its_figures(new_session, chromium, lang,
     session = new_session()
     session.open("lesson", text=TEXT, dir="en2zh", lang=lang, lstep="6", charts=False)
     choices = session.page.locator('[class*="st-key-lesson-pick"] button')
-    session.click_and_wait(choices.nth(4), charts=False, effect="!!document.querySelector('[data-testid=\"stAlert\"]')")
+    revealed = f"document.body.innerText.includes({json.dumps(t('lesson.right', lang))})"
+    session.click_and_wait(choices.nth(4), charts=False, effect=revealed)
     with session.page.expect_download(timeout=120_000) as download:
         session.page.locator(".st-key-lesson-handout button").first.click()
     path = tmp_path / "handout.html"

@@ -3,6 +3,7 @@ and the score, Next walks to the following step and the link follows, and the li
 
 from __future__ import annotations
 
+import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -21,7 +22,8 @@ def test_pick_reveal_and_walk_the_steps(new_session, lang):
     assert session.problems() == [], "\n".join(session.problems())
     choices = session.page.locator(CHOICE)
     assert choices.count() == 5  # positions 3, 4, 6, 9 and "they are equal"
-    session.click_and_wait(choices.nth(4), charts=False, effect="!!document.querySelector('[data-testid=\"stAlert\"]')")
+    revealed = f"document.body.innerText.includes({json.dumps(t('lesson.right', lang))})"
+    session.click_and_wait(choices.nth(4), charts=False, effect=revealed)
     body = session.page.locator('[data-testid="stMain"]').inner_text()
     assert t("lesson.right", lang) in body and t("lesson.score", lang, right=1, n=1).replace("**", "") in body
     following = session.page.locator(".st-key-lstep-next button").first
