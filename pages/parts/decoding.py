@@ -202,7 +202,10 @@ def _self_attention(found: ForcingComparison, layer: int) -> None:
 
 def _loss(found: ForcingComparison) -> None:
     loss = found.loss
-    terms = " + ".join(f"ln {np.exp(lp):.3f}" for lp in loss.log_probs)
+    # Three decimals, or three significant digits for a probability under 0.001 (not "ln 0.000").
+    terms = " + ".join(
+        f"ln {np.exp(lp):.3f}" if np.exp(lp) >= 1e-3 else f"ln {np.exp(lp):.3g}" for lp in loss.log_probs
+    )
     st.markdown(f"**{tr('decoding.loss_title')}**")
     st.markdown(tr("decoding.loss_plain", terms=terms, n=len(loss.log_probs), value=f"{loss.nll:.4f}"))
     st.markdown(
