@@ -279,9 +279,8 @@ def dependent_index(widget, label: str, n: int, key: str, share: bool = False, d
         if not (isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n):
             st.session_state[key] = default
     url_notice(key, _valid_values(widget, (range(n),), kwargs))
-    # A selectbox's first choice is its `index`, a select_slider's its `value`.
-    start = "value" if getattr(widget, "__name__", "") == "select_slider" else "index"
-    extra = {start: default} if default else {}
+    # `index`: a selectbox's first choice (the only widget given a default other than 0 here)
+    extra = {"index": default} if default else {}
     value = widget(label, range(n), key=key, **extra, **(SHARED if share else URL), **kwargs)
     value = value if isinstance(value, int) and 0 <= value < n else default
     if share:

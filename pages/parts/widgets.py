@@ -4,7 +4,6 @@ attention selectors, and Markdown escaping for text a user typed."""
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 
@@ -160,7 +159,6 @@ class _LabelFolded:
     def __getattr__(self, name: str):
         widget = getattr(self._where, name)
 
-        @functools.wraps(widget)  # keeps the widget's name, by which callers tell widgets apart
         def draw(*args, **kwargs):
             kwargs.setdefault("label_visibility", "collapsed")
             return widget(*args, **kwargs)
