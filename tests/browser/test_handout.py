@@ -19,6 +19,7 @@ def test_the_handout_opens_offline_with_its_figures(new_session, chromium, lang,
     session = new_session()
     session.open("lesson", text=TEXT, dir="en2zh", lang=lang, lstep="6", charts=False)
     choices = session.page.locator('[class*="st-key-lesson-pick"] button')
+    choices.first.wait_for(timeout=60_000)
     revealed = f"document.body.innerText.includes({json.dumps(t('lesson.right', lang))})"
     session.click_and_wait(choices.nth(4), charts=False, effect=revealed)
     with session.page.expect_download(timeout=120_000) as download:

@@ -21,6 +21,7 @@ def test_pick_reveal_and_walk_the_steps(new_session, lang):
     session.open("lesson", text=TEXT, dir="en2zh", lang=lang, lstep="6", charts=False)
     assert session.problems() == [], "\n".join(session.problems())
     choices = session.page.locator(CHOICE)
+    choices.first.wait_for(timeout=60_000)  # the question's buttons, drawn once its numbers are computed
     assert choices.count() == 5  # positions 3, 4, 6, 9 and "they are equal"
     revealed = f"document.body.innerText.includes({json.dumps(t('lesson.right', lang))})"
     session.click_and_wait(choices.nth(4), charts=False, effect=revealed)
