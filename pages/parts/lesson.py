@@ -71,6 +71,15 @@ def step_part(text: str, direction: str, result) -> None:
     )
 
 
+def prompt(question: Question, language: str, escape=str) -> str:
+    """The question as asked, in `language`: its values (escaped by `escape`: Markdown on the page, none in the
+    handout, which escapes HTML itself), a head's attention kind named in that language."""
+    values = {k: escape(v) if isinstance(v, str) else v for k, v in question.values.items()}
+    if "kind" in question.values:
+        values["kind_label"] = t(f"lesson.kind_{question.values['kind']}", language)
+    return t(f"lesson.q_{question.kind}", language, **values)
+
+
 def _option_label(option: str, language: str) -> str:
     """An option as its button shows it: a named one translated, any other (a token, a sentence) escaped, as
     button labels are Markdown ("7:orange" would read as the colour directive :orange)."""
@@ -84,10 +93,7 @@ def question_part(text: str, direction: str, step, question: Question | None) ->
         st.info(tr(f"lesson.no_question_{question.instead_of}") + " " + tr("lesson.instead"), icon=":material/info:")
     if presenting():
         st.html(BIG_CHOICES_CSS)
-    values = {k: md(v) if isinstance(v, str) else v for k, v in question.values.items()}
-    if "kind" in question.values:  # a head's attention kind, named in the interface language
-        values["kind_label"] = tr(f"lesson.kind_{question.values['kind']}")
-    st.markdown(f"**{tr(f'lesson.q_{question.kind}', **values)}**")
+    st.markdown(f"**{prompt(question, lang(), escape=md)}**")
     answers = st.session_state.setdefault(ANSWERS, {})
     asked = (text, direction, step.name)
     first = answers.get(asked)
@@ -204,16 +210,11 @@ def handout(text: str, direction: str, result, language: str, answers: dict) -> 
         question = lesson_question(text, direction, step.name) if step.question else None
         picked = answers.get((text, direction, step.name))
         look = t(f"lesson.look_{step.name}", language, **look_values(step, translator(), result))
-        prompt = []
-        if question is not None:
-            values = dict(question.values)
-            if "kind" in values:
-                values["kind_label"] = t(f"lesson.kind_{values['kind']}", language)
-            prompt = [t(f"lesson.q_{question.kind}", language, **values)]
+        asks = [] if question is None else [prompt(question, language)]
         sections.append(
             HandoutSection(
                 f"{index + 1}. {t(f'lesson.step_{step.name}', language)}",
-                [t(f"lesson.text_{step.name}", language), *prompt],
+                [t(f"lesson.text_{step.name}", language), *asks],
                 note=look,
                 answer=_answer_line(question, picked, language)
                 if question is not None and picked is not None
