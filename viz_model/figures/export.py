@@ -138,13 +138,19 @@ def _series_traces(fig: go.Figure):
 SVG_WIDTH = 1200  # px: a chart drawn full width has no width of its own; the slide's
 
 
-def figure_svg(fig: go.Figure) -> bytes:
-    """The figure as SVG, drawn by plotly.js itself in a headless Chromium (kaleido, with the system's
-    Chromium): the same drawing as on the page, as a vector image for slides."""
+def use_system_chromium() -> None:
+    """Let kaleido draw with the system's Chromium (Debian's), which works offline, rather than look for
+    a Chrome of its own."""
     import os
-
-    import plotly.io as pio
 
     if "BROWSER_PATH" not in os.environ and os.path.exists("/usr/bin/chromium"):
         os.environ["BROWSER_PATH"] = "/usr/bin/chromium"
+
+
+def figure_svg(fig: go.Figure) -> bytes:
+    """The figure as SVG, drawn by plotly.js itself in a headless Chromium (kaleido, with the system's
+    Chromium): the same drawing as on the page, as a vector image for slides."""
+    import plotly.io as pio
+
+    use_system_chromium()
     return pio.to_image(fig, format="svg", width=fig.layout.width or SVG_WIDTH, height=fig.layout.height)
