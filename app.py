@@ -7,6 +7,7 @@ translation), mirrors them in the URL, then runs the chosen page. The page list 
 import streamlit as st
 
 from pages.parts.frame import FRAME_MARK, ICON, PAGE_SWITCHED, PAGES, home_alias
+from pages.parts.gate import RUNS
 from pages.parts.sidebar import show_checkpoint_error, sidebar
 from pages.parts.state import init_state, page_default_sentence, tr
 from viz_model.model.checkpoint import CheckpointError
@@ -19,23 +20,25 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if st.query_params.get("present") in ("true", "1") else "auto",
 )
-init_state()
-# Home, the default page, is served at /; the hidden page at /home sends a link there on to / (frame.home_alias).
-pages = [
-    st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon, url_path=p.url_path if i else "", default=i == 0)
-    for i, p in enumerate(PAGES)
-]
-navigation = st.navigation([*pages, home_alias(pages[0])])
-if navigation.url_path == PAGES[0].url_path:
-    navigation.run()  # st.switch_page to Home: stops this run
-try:
-    page_default_sentence(navigation.url_path)  # Beam search's own default sentence, before the sidebar
-    sidebar()
-except CheckpointError as err:
-    show_checkpoint_error(err)
-    st.stop()
-st.session_state[FRAME_MARK] = True  # see pages.parts.frame.frame()
-# A page's first run after another page's: shared settings carry over then (pages.parts.widgets.shared).
-st.session_state[PAGE_SWITCHED] = st.session_state.get("_page") != navigation.url_path
-st.session_state["_page"] = navigation.url_path
-navigation.run()
+# A class opening one link at once is served in arrival order, a core at a time (pages/parts/gate.py).
+with RUNS.entered():
+    init_state()
+    # Home, the default page, is served at /; the hidden page at /home sends a link there on to / (frame.home_alias).
+    pages = [
+        st.Page(p.file, title=tr(f"{p.section}.title"), icon=p.icon, url_path=p.url_path if i else "", default=i == 0)
+        for i, p in enumerate(PAGES)
+    ]
+    navigation = st.navigation([*pages, home_alias(pages[0])])
+    if navigation.url_path == PAGES[0].url_path:
+        navigation.run()  # st.switch_page to Home: stops this run
+    try:
+        page_default_sentence(navigation.url_path)  # Beam search's own default sentence, before the sidebar
+        sidebar()
+    except CheckpointError as err:
+        show_checkpoint_error(err)
+        st.stop()
+    st.session_state[FRAME_MARK] = True  # see pages.parts.frame.frame()
+    # A page's first run after another page's: shared settings carry over then (pages.parts.widgets.shared).
+    st.session_state[PAGE_SWITCHED] = st.session_state.get("_page") != navigation.url_path
+    st.session_state["_page"] = navigation.url_path
+    navigation.run()

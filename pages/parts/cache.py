@@ -6,9 +6,11 @@ sessions: `st.cache_resource` for the objects everyone uses (never copied), `st.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
 from viz_model import figures
@@ -17,6 +19,7 @@ from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.head_notes import load_reference_sentences, usual_roles
+from viz_model.lessons.head_roles import HeadRole, head_roles
 from viz_model.lessons.lesson import STEPS, Question, question_for
 from viz_model.lessons.norms import encoder_inputs
 from viz_model.lessons.pretrained_views import (
@@ -86,6 +89,21 @@ def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEAR
     uses the app's settings; the Beam search page's own settings (beam_width 1 is greedy search) share the
     cache, so its default view is the sidebar's translation, not a second search."""
     return _translate(str(model_dir()), text, direction, _normalised(settings))
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _trace_head_roles(directory: str, fingerprint: str, _trace) -> list[HeadRole]:
+    return head_roles(_trace)
+
+
+def trace_head_roles(trace) -> list[HeadRole]:
+    """Every head's role on a trace (viz_model.lessons.head_roles), once per trace and process: a class on
+    one link shares them. The key is a digest of the trace's encoder and decoder outputs, which every token,
+    and every head an experiment switched off, changes."""
+    digest = hashlib.blake2b(digest_size=16)
+    for array in (trace.encoder_output, trace.decoder_output):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return _trace_head_roles(str(model_dir()), digest.hexdigest(), trace)
 
 
 @st.cache_data(max_entries=2, show_spinner=False)

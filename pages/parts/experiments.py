@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.parts.cache import translator
+from pages.parts.cache import trace_head_roles, translator
 from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, lang, tr
@@ -21,7 +21,6 @@ from viz_model.lessons.experiments import (
     valid_heads,
     word_order,
 )
-from viz_model.lessons.head_roles import head_roles
 from viz_model.model.trace import ATTENTION_KINDS
 
 OFF = "off"  # URL parameter: the switched-off heads, as names "cross.2.3" (kind, layer and head from 1)
@@ -59,7 +58,7 @@ def presets(result) -> dict[str, list]:
     """Preset sets of heads: a whole layer of each kind, every head parked on the direction tag, every head
     of a role (on this sentence)."""
     config = translator().config
-    roles = head_roles(result.trace)
+    roles = trace_head_roles(result.trace)
     out = {"parked": [(r.kind, r.layer, r.head) for r in roles if r.rule == "parks_tag"]}
     for role in ("aligned", "broad"):
         out[role] = [(r.kind, r.layer, r.head) for r in roles if r.role == role]

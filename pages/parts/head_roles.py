@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.parts.cache import usual_head_roles
+from pages.parts.cache import trace_head_roles, usual_head_roles
 from pages.parts.state import tr
 from pages.parts.text import md
 from pages.parts.widgets import chart
 from viz_model import figures
 from viz_model.lessons.head_notes import look_for_line
-from viz_model.lessons.head_roles import ROLES, HeadRole, head_roles, minilm_head_roles
+from viz_model.lessons.head_roles import ROLES, HeadRole, minilm_head_roles
 
 GRID_KEY = "attention.roles"
 
@@ -75,7 +75,7 @@ def hover_text(role: HeadRole, label: str) -> str:
 
 def roles_view(v) -> None:
     """Our model: every head of the chosen kind (a pages.parts.attention.LayerView's), by role."""
-    roles = [r for r in head_roles(v.trace) if r.kind == v.kind]
+    roles = [r for r in trace_head_roles(v.trace) if r.kind == v.kind]
     opens = {"layer": "layer", "head": "head", "fixed": {"kind": v.kind, "view": "heads"}}
     n_layers = max(r.layer for r in roles) + 1
     role_grid(roles, n_layers, v.n_heads, GRID_KEY, opens, tr(f"attention.kind_{v.kind}"))
@@ -91,7 +91,7 @@ def minilm_roles_view(view) -> None:
 
 def look_for(v, head: int) -> None:
     """Our model: the "what to look for" line under one head's heatmap (v: a LayerView)."""
-    roles = [r for r in head_roles(v.trace) if r.kind == v.kind and r.layer == v.layer]
+    roles = [r for r in trace_head_roles(v.trace) if r.kind == v.kind and r.layer == v.layer]
     look_line(v.attention, head, roles, v.query_tokens, v.key_tokens)
 
 

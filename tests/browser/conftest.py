@@ -89,7 +89,8 @@ def app_server(model_dir):
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.skip("Debian's chromium is not installed (tests/run_all.sh installs it)")
     ARTIFACTS.mkdir(exist_ok=True)
-    server = StreamlitServer(env={MODEL_DIR_ENV: model_dir}, log_path=ARTIFACTS / "browser-server.log")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each test process runs its own server
+    server = StreamlitServer(env={MODEL_DIR_ENV: model_dir}, log_path=ARTIFACTS / f"browser-server-{worker}.log")
     started = time.perf_counter()
     try:
         server.start()

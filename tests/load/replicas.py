@@ -6,7 +6,8 @@ every later request of that browser (the page, the websocket, a download) carrie
 same replica. Open-source nginx has no sticky-cookie directive; a consistent hash on the cookie does the
 same. `ip_hash` would be simpler but sends a whole school behind one NAT address to one replica.
 
-Each replica runs one PyTorch thread by default (two replicas already fill two cores). nginx's own files go
+Each replica runs one PyTorch thread by default and its share of the cores' script runs (two replicas on two
+cores: one run at a time each, the rest queued in arrival order). nginx's own files go
 to a scratch directory; the launcher waits for every replica's /_stcore/health before it starts nginx, and
 stops everything on Ctrl+C or when its own process is told to stop. `--print-config` prints the nginx
 configuration for the given ports without starting anything (docs/deploy.md).
@@ -105,7 +106,10 @@ class Replicas:
         self.base_url = f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 120.0) -> Replicas:
-        env = {"OMP_NUM_THREADS": str(self.threads)}
+        # The machine's cores shared out: each replica runs one script at a time per core it is given
+        # (pages/parts/gate.py), so two replicas on two cores run one each.
+        slots = max(1, (os.cpu_count() or 1) // self.n)
+        env = {"OMP_NUM_THREADS": str(self.threads), "ATTENTION_LAB_RUN_SLOTS": str(slots)}
         if self.model_dir:
             env["ATTENTION_LAB_MODEL_DIR"] = self.model_dir
         scratch = Path(self.scratch)
