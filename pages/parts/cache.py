@@ -46,6 +46,10 @@ from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translati
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
 TRANSLATION_CACHE_ENTRIES = 64  # per process, shared by all sessions
+# The sidebar's translation of every student's sentence: a class of 100 typing at once must not push a
+# student's own out before that student's next page reads it (a Translation is about 3 MB with its trace;
+# at 64 entries, 100 students at once cost the server twice the CPU: docs/performance.md).
+CLASS_CACHE_ENTRIES = 128
 
 
 def model_dir() -> Path:
@@ -79,7 +83,7 @@ def translator() -> Translator:
     return _load_translator(str(model_dir()))
 
 
-@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=CLASS_CACHE_ENTRIES, show_spinner=False)
 def _translate(directory: str, text: str, direction: str, settings: SearchSettings) -> Translation:
     return _load_translator(directory).translate(text, direction, settings)
 
@@ -91,7 +95,7 @@ def translate(text: str, direction: str, settings: SearchSettings = DEFAULT_SEAR
     return _translate(str(model_dir()), text, direction, _normalised(settings))
 
 
-@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=CLASS_CACHE_ENTRIES, show_spinner=False)
 def _trace_head_roles(directory: str, fingerprint: str, _trace) -> list[HeadRole]:
     return head_roles(_trace)
 
