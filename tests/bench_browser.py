@@ -1,7 +1,7 @@
 """Browser speed benchmark, run by hand (prints figures; it is not a pass/fail test):
 
     python tests/bench_browser.py [--runs 5] [--cold-runs 3] [--pages SECTION ...] [--compare CHECKOUT]
-                                  [--model minilm]
+                                  [--model minilm] [--params KEY=VALUE ... [--params ...]]
 
 Everything is measured in headless Chromium against `streamlit run`, in the same run for the app and for a
 MINIMAL Streamlit page (a sidebar text box and one plotly heatmap), which sets the floor that Streamlit and
@@ -260,19 +260,24 @@ def warm_pages(
     sentences; who goes first rotates each run. `servers`: each session's server process id."""
     from pages.parts.frame import PAGES
 
+    views = [dict(v.split("=", 1) for v in view) for view in args.params or [[]]]  # each view's link parameters
     pages = [
-        ("" if i == 0 else p.url_path, p.section)
+        ("" if i == 0 else p.url_path, p.section + "".join(f" {k}={v}" for k, v in params.items()), params)
         for i, p in enumerate(PAGES)
         if not args.pages or p.section in args.pages
+        for params in views
     ]
     apps = [name for name in sessions if name != "minimal"]
     for table in (rows, PAYLOADS, SCRIPT, BROWSER_CPU, SERVER_CPU):
         table[FLOOR_LABEL] = []
-    for url_path, section in pages:
+    for url_path, section, params in pages:
         labels = {name: f"{name}: warm {section}" for name in apps}
         print(f"  warm {section} …", flush=True)
         for name in apps:
-            sessions[name].navigate(url_path)
+            if params:  # a view other than the page's default: open the page's link with them
+                sessions[name].open(url_path, **params)
+            else:
+                sessions[name].navigate(url_path)
             type_and_time(sessions[name], next(sentences))  # the first sentence on the page: unmeasured
             for table in (rows, PAYLOADS, SCRIPT, BROWSER_CPU, SERVER_CPU, FLOOR_OF):
                 table[labels[name]] = []
@@ -330,6 +335,14 @@ def main(argv=None) -> int:
         nargs="*",
         metavar="SECTION",
         help="only these pages (sections, e.g. home tokens); skips the grid measurements",
+    )
+    parser.add_argument(
+        "--params",
+        nargs="*",
+        action="append",
+        metavar="KEY=VALUE",
+        help="open each page's link with these parameters and time that view (e.g. lstep=5: the lesson's "
+        "step 5); repeat for several views (--params lstep=2 --params lstep=3)",
     )
     parser.add_argument(
         "--model",

@@ -29,7 +29,7 @@ import pytest
 
 SLOW_FILES = {"test_load.py"}
 # The suite's longest modules (a few minutes each on two cores), started first: tests/run_all.sh hands whole
-# modules to two processes in collection order, so a long one collected last would run alone at the end.
+# modules to its processes in collection order, so a long one collected last would run alone at the end.
 LONGEST_FIRST = (
     "test_monkey.py",
     "test_continuation.py",

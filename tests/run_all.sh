@@ -18,6 +18,7 @@ if [ -n "$NEEDED" ]; then
 fi
 python -m ruff check .
 python -m ruff format --check .
-# Two processes (pytest-xdist), each taking whole modules, the longest first (tests/conftest.py); one
-# PyTorch thread each, since two processes already fill the two cores.
-OMP_NUM_THREADS=1 python -m pytest -n 2 --dist loadgroup "$@"
+# Three processes (pytest-xdist), each taking whole modules, the longest first (tests/conftest.py), one
+# PyTorch thread each: on two cores, two processes left the cores idle about half the time, since the
+# browser tests mostly wait on their server and Chromium.
+OMP_NUM_THREADS=1 python -m pytest -n 3 --dist loadgroup "$@"

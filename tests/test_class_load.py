@@ -3,7 +3,6 @@ through two replicas behind nginx. The full measurement is `python -m tests.load
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from tests.app_harness import model_dir, translator
 from tests.load.__main__ import class_sentences
 from tests.load.classroom import run_class
-from tests.load.student import Student, link
+from tests.load.student import Student, link, run
 from tests.server import MODEL_DIR_ENV, StreamlitServer
 
 pytestmark = pytest.mark.slow  # each test starts its own server(s)
@@ -54,7 +53,7 @@ def test_the_checks_catch_a_wrong_translation_an_exception_and_a_missing_page(se
             missing = await student.go_to("no_such_page")
             return student, wrong, other, missing
 
-    student, wrong, other, missing = asyncio.run(lesson())
+    student, wrong, other, missing = run(lesson())
     assert any("translation" in e for e in wrong.errors)
     assert any("link's text" in e for e in other.errors)
     assert missing.errors == ["no page at /no_such_page"]
@@ -91,7 +90,7 @@ def test_two_replicas_behind_nginx_share_a_class_and_keep_each_browser_on_its_re
                 step = student.check(await student.open(LINK))
                 return student.replica, step
 
-        replica, step = asyncio.run(same_browser())
+        replica, step = run(same_browser())
         assert step.errors == [] and replica == first
         pairs = class_sentences(12, skip=2)
         result = run_class(replicas.base_url, replicas.pids, LINK, _expected(pairs), page="tokens")

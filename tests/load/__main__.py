@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.load.classroom import VIEWS, ClassResult, run_class  # noqa: E402
-from tests.load.student import Student, link  # noqa: E402
+from tests.load.student import Student, link, run  # noqa: E402
 
 OUT = ROOT / "artifacts" / "load"
 TEACHER_SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -61,7 +61,6 @@ def expected_translations(pairs: list[tuple[str, str]], model_dir: Path | None) 
 def teacher_opens(base_url: str, class_link: str, page: str) -> None:
     """The teacher tries the link and the page once before class: the model is loaded and the link's
     sentence computed, as they would be in a classroom."""
-    import asyncio
 
     async def visit():
         async with Student(base_url, "teacher") as teacher:
@@ -70,7 +69,7 @@ def teacher_opens(base_url: str, class_link: str, page: str) -> None:
                 if step.errors:
                     raise RuntimeError(f"the teacher's {step.view}: {step.errors}")
 
-    asyncio.run(visit())
+    run(visit())
 
 
 def table(rows: list[dict]) -> str:

@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from tests.load.student import Step, Student
+from tests.load.student import Step, Student, run
 
 VIEWS = ("first view", "new sentence", "page", "control")  # the order of a student's actions
 
@@ -178,7 +178,7 @@ def run_class(
 
     started = time.perf_counter()
     try:
-        all_steps = asyncio.run(everyone())
+        all_steps = run(everyone())
     finally:
         result.cpu_seconds = sampler.stop()
     result.seconds = time.perf_counter() - started

@@ -168,5 +168,14 @@ class Student:
             self.view.feed(read(data), len(data))
 
 
+def run(coroutine):
+    """Run a coroutine to the end on an event loop of its own thread, and return its result: the caller's
+    thread may already run a loop (Playwright's sync API in the browser tests' process does)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def link(path: str = "", **params: str) -> str:
     return f"/{path}" + (f"?{urlencode(params)}" if params else "")
