@@ -8,8 +8,7 @@ import shutil
 import pytest
 
 from tests.app_harness import model_dir, translator
-from tests.load.__main__ import class_sentences
-from tests.load.classroom import run_class
+from tests.load.classroom import class_sentences, run_class
 from tests.load.student import Student, link, run
 from tests.server import MODEL_DIR_ENV, StreamlitServer
 

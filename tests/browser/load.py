@@ -29,12 +29,9 @@ def load_sentences(n_sessions: int, per_session: int, rounds: int) -> list[list[
     """plans[round][session] = that session's (sentence, direction) list, all different, from the corpus's
     held-out test split. Even sessions type English (en2zh), odd ones Chinese (zh2en); every round types
     new sentences, so repeated rounds churn the bounded caches instead of hitting them."""
-    # The shipped split (tests/test_corpus.py checks it equals a fresh build), read rather than rebuilt: the
-    # build takes a minute and a half of the browser tests' time on a slow CPU.
-    from viz_model.corpus import read_split
+    from tests.load.classroom import held_out_sentences
 
-    rows = read_split("test")
-    pools = {"en2zh": list(dict.fromkeys(r["en"] for r in rows)), "zh2en": list(dict.fromkeys(r["zh"] for r in rows))}
+    pools = held_out_sentences()
     taken = {"en2zh": 0, "zh2en": 0}
     plans = []
     for _ in range(rounds):

@@ -22,28 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.load.classroom import VIEWS, ClassResult, run_class  # noqa: E402
+from tests.load.classroom import VIEWS, ClassResult, class_sentences, run_class  # noqa: E402
 from tests.load.student import Student, link, run  # noqa: E402
 
 OUT = ROOT / "artifacts" / "load"
 TEACHER_SENTENCE = "The animal didn't cross the street because it was too tired."
-
-
-def class_sentences(n: int, skip: int = 0) -> list[tuple[str, str]]:
-    """n (sentence, direction) pairs from the held-out test split, English and Chinese alternating, after
-    skipping `skip` of each language (so that each class types sentences no earlier class typed)."""
-    from viz_model.corpus import read_split
-
-    rows = read_split("test")
-    pools = {"en2zh": list(dict.fromkeys(r["en"] for r in rows)), "zh2en": list(dict.fromkeys(r["zh"] for r in rows))}
-    chosen = []
-    for i in range(n):
-        direction = "en2zh" if i % 2 == 0 else "zh2en"
-        k = skip + i // 2
-        if k >= len(pools[direction]):
-            raise ValueError(f"not enough different {direction} test sentences for {n} students")
-        chosen.append((pools[direction][k], direction))
-    return chosen
 
 
 def expected_translations(pairs: list[tuple[str, str]], model_dir: Path | None) -> list[str]:
@@ -63,7 +46,7 @@ def teacher_opens(base_url: str, class_link: str, page: str) -> None:
     sentence computed, as they would be in a classroom."""
 
     async def visit():
-        async with Student(base_url, "teacher") as teacher:
+        async with Student(base_url) as teacher:
             for step in (await teacher.open(class_link), await teacher.go_to(page)):
                 teacher.check(step)
                 if step.errors:

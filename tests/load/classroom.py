@@ -32,9 +32,6 @@ class ClassResult:
     def view_of(self, step: Step) -> str:
         return next(v for v in VIEWS if step.view.startswith(v))
 
-    def latencies(self, view: str) -> list[float]:
-        return [s.seconds for _, s in self.steps if self.view_of(s) == view and not s.errors]
-
     def errors(self) -> list[str]:
         return [f"student {i} {s.view}: {e}" for i, s in self.steps for e in s.errors]
 
@@ -128,7 +125,7 @@ async def student_lesson(
     """One student: waits until `start_at` (perf_counter), opens `link`, types `sentence`, opens `page` and
     changes a control there; each view checked, the translation against `translation`."""
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
-    student = Student(base_url, f"student {index}", timeout=timeout)
+    student = Student(base_url, timeout=timeout)
     try:
         async with student:
             student.check(await student.open(link))
@@ -142,8 +139,6 @@ async def student_lesson(
                     student.check(step, sentence, translation)
     except Exception as err:  # a refused or dropped connection is this student's error, not the class's end
         student.steps.append(Step("first view", 0.0, 0, [f"{type(err).__name__}: {err}"]))
-    for step in student.steps:
-        step.replica = student.replica
     return student.steps
 
 
@@ -185,7 +180,30 @@ def run_class(
     result.peak_rss, result.peak_cpu = sampler.peak_rss, sampler.peak_cpu
     for i, steps in enumerate(all_steps):
         result.steps += [(i, s) for s in steps]
-        replica = getattr(steps[0], "replica", None) if steps else None
+        replica = steps[0].replica if steps else None
         if replica:
             result.replicas[replica] = result.replicas.get(replica, 0) + 1
     return result
+
+
+def held_out_sentences() -> dict[str, list[str]]:
+    """The held-out test split's distinct source sentences by direction. The shipped split is read, not
+    rebuilt (tests/test_corpus.py checks it equals a fresh build; a build takes a minute and a half)."""
+    from viz_model.corpus import read_split
+
+    rows = read_split("test")
+    return {"en2zh": list(dict.fromkeys(r["en"] for r in rows)), "zh2en": list(dict.fromkeys(r["zh"] for r in rows))}
+
+
+def class_sentences(n: int, skip: int = 0) -> list[tuple[str, str]]:
+    """n (sentence, direction) pairs from the held-out test split, English and Chinese alternating, after
+    skipping `skip` of each language (so that each class types sentences no earlier class typed)."""
+    pools = held_out_sentences()
+    chosen = []
+    for i in range(n):
+        direction = "en2zh" if i % 2 == 0 else "zh2en"
+        k = skip + i // 2
+        if k >= len(pools[direction]):
+            raise ValueError(f"not enough different {direction} test sentences for {n} students")
+        chosen.append((pools[direction][k], direction))
+    return chosen

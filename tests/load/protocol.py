@@ -162,6 +162,3 @@ class View:
 
     def page_hash(self, url_pathname: str) -> str | None:
         return next((p.page_script_hash for p in self.pages if p.url_pathname == url_pathname), None)
-
-    def url_pathname(self) -> str | None:
-        return next((p.url_pathname for p in self.pages if p.page_script_hash == self.current_page_hash), None)

@@ -29,8 +29,8 @@ class Step:
 class Student:
     """A session on `base_url` (http://host:port). Use as `async with Student(...) as s`."""
 
-    def __init__(self, base_url: str, name: str = "student", timeout: float = 300.0, headers: dict | None = None):
-        self.base_url, self.name, self.timeout = base_url.rstrip("/"), name, timeout
+    def __init__(self, base_url: str, timeout: float = 300.0, headers: dict | None = None):
+        self.base_url, self.timeout = base_url.rstrip("/"), timeout
         self.headers = headers or {}  # e.g. the balancer's cookie a browser would send
         self.steps: list[Step] = []
         self.view = View()
