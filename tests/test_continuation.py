@@ -24,9 +24,16 @@ from viz_model.corpus.continuation import (
 )
 from viz_model.corpus.evalset import DEV_FILE, held_out_keys, load_everyday, normalise
 from viz_model.corpus.everyday import COREF_FRAMES
+from viz_model.corpus.grammar import SentencePair
 from viz_model.model import checkpoint
 from viz_model.model.tokenizer import Tokenizer
-from viz_model.training.continuation import ContinuationConfig, continue_training, extended_model, learning_rate
+from viz_model.training.continuation import (
+    ContinuationConfig,
+    continue_training,
+    extended_model,
+    learning_rate,
+    shared_tokens,
+)
 
 SLOW_FIXTURES = ("splits",)
 
@@ -108,6 +115,26 @@ def test_main_clause_variants_list_the_reference_and_its_equals():
 
 
 # ---- a vocabulary that grows without moving anything -----------------------------------------------------
+def test_shared_latin_tokens_may_be_written_in_chinese_and_are_stored(tmp_path):
+    """ "Transformer完全基于注意力机制。": the English → Chinese search may keep a Latin term the Chinese side
+    of the training pairs writes (more often than the English side: "the" quoted in Chinese is not one), and
+    no other English word; the list survives save and load."""
+    vocab = ["<pad>", "<bos>", "<eos>", "<unk>", "<2zh>", "<2en>", "the", "Transformer", "bert", "猫", "。"]
+    pairs = [
+        SentencePair(("the", "transformer"), ("Transformer", "。"), "classics", "both", (), "classics"),
+        SentencePair(("the", "word", "the"), ("the", "这个", "词"), "phrasebook", "both", (), "phrasebook"),
+    ]
+    tokenizer = Tokenizer(vocab, shared_tokens(pairs))
+    assert tokenizer.shared == ["Transformer"]
+    foreign = {tokenizer.vocab[i] for i in tokenizer.foreign_ids(tokenizer.token_to_id["<2zh>"])}
+    assert foreign == {"the", "bert"}
+    assert {tokenizer.vocab[i] for i in tokenizer.foreign_ids(tokenizer.token_to_id["<2en>"])} == {"猫", "。"}
+    tokenizer.save(tmp_path / "vocab.json")
+    loaded = Tokenizer.load(tmp_path / "vocab.json")
+    assert loaded.shared == ["Transformer"] and loaded.foreign_ids(4) == tokenizer.foreign_ids(4)
+    assert Tokenizer(vocab).foreign_ids(4) != tokenizer.foreign_ids(4)  # without the list, it is forbidden
+
+
 def test_extended_tokenizer_appends_and_keeps_every_id():
     base = Tokenizer(["<pad>", "<bos>", "<eos>", "<unk>", "<2zh>", "<2en>", "the", "cat", "。", "猫"])
     texts = [("The cat sat.", "猫坐着。", "classics", "classics")]

@@ -13,7 +13,8 @@ import torch
 from pages.parts.i18n import t
 from tests.app_harness import errors, open_app, translator
 from tests.test_experiment import head_zeroed_by_hook
-from viz_model.lessons.lesson import STEPS, look_values, question_for, view_params
+from viz_model.lessons import lesson
+from viz_model.lessons.lesson import STEPS, answered, look_values, question_for, view_params
 from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import SearchSettings
 
@@ -24,10 +25,11 @@ SENTENCES = [
 
 
 def asked(name: str, text: str, direction: str):
-    """The question of the step `name` (a step's name, or its question's kind)."""
+    """The question of the step `name` (a step's name, or its question's kind), answered."""
     step = next(s for s in STEPS if name in (s.name, s.question))
     translation = translator().translate(text, direction)
-    return question_for(step, translator(), translation, text, direction), translation
+    question = question_for(step, translator(), translation, text, direction)
+    return answered(question, translator(), text, direction), translation
 
 
 def position_of(option: str) -> int:
@@ -103,6 +105,22 @@ def test_the_head_off_question_against_a_forward_pre_hook(text, direction):
         after = translator().translate(text, direction).output_tokens
     changed = after != tr.output_tokens
     assert q.options[min(q.answers)] == ("yes" if changed else "no")
+
+
+def test_the_head_off_question_is_asked_before_the_model_is_re_run(monkeypatch):
+    """The step opens as fast as the others: the head is switched off only for the answer, after the pick."""
+    runs = []
+    real = lesson.switch_off
+    monkeypatch.setattr(lesson, "switch_off", lambda *a, **k: runs.append(a) or real(*a, **k))
+    text, direction = SENTENCES[0]
+    step = next(s for s in STEPS if s.question == "head_off")
+    q = question_for(step, translator(), translator().translate(text, direction), text, direction)
+    assert runs == [] and q.answers is None
+    with pytest.raises(ValueError):
+        q.is_right(0)
+    a = answered(q, translator(), text, direction)
+    assert len(runs) == 1 and a.answers in ({0}, {1}) and a.reveal["after"]
+    assert answered(a, translator(), text, direction) is a and len(runs) == 1
 
 
 def test_the_bleu_question_against_sacrebleu():

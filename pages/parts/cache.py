@@ -14,13 +14,14 @@ import numpy as np
 import streamlit as st
 
 from viz_model import figures
+from viz_model.lessons import experiments
 from viz_model.lessons.attention_cost import measured_ms
 from viz_model.lessons.attention_notes import first_layer_without_sink
 from viz_model.lessons.decoding_lab import ForcingComparison, StrategyComparison, compare_forcing, compare_strategies
 from viz_model.lessons.embeddings import vocabulary_map as _pca_map
 from viz_model.lessons.head_notes import load_reference_sentences, usual_roles
 from viz_model.lessons.head_roles import HeadRole, head_roles
-from viz_model.lessons.lesson import STEPS, Question, question_for
+from viz_model.lessons.lesson import STEPS, Question, answered, question_for
 from viz_model.lessons.norms import encoder_inputs
 from viz_model.lessons.pretrained_views import (
     APPLE_TEXTS,
@@ -188,8 +189,19 @@ def _lesson_question(directory: str, text: str, direction: str, name: str) -> Qu
 
 def lesson_question(text: str, direction: str, name: str) -> Question | None:
     """The lesson step `name`'s question on this sentence (None: it cannot be asked here), cached: the answer
-    must stay the same from the pick to the reveal and the score."""
+    must stay the same from the pick to the reveal and the score. Its answer may be left to `lesson_answer`."""
     return _lesson_question(str(model_dir()), text, direction, name)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _lesson_answer(directory: str, text: str, direction: str, name: str) -> Question:
+    question = _lesson_question(directory, text, direction, name)
+    return answered(question, _load_translator(directory), text, direction)
+
+
+def lesson_answer(text: str, direction: str, name: str) -> Question:
+    """The step's question with its answer, for the reveal and the score (computed once a student picks)."""
+    return _lesson_answer(str(model_dir()), text, direction, name)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
@@ -217,6 +229,51 @@ def strategies(
 ) -> StrategyComparison:
     """Greedy, beam and seeded samples of one sentence, scored, cached (a seed's samples are repeatable)."""
     return _strategies(str(model_dir()), text, direction, width, alpha, sampling, reference)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _switch_off(directory: str, text: str, direction: str, heads: tuple, mode: str) -> experiments.SwitchOff:
+    return experiments.switch_off(_load_translator(directory), text, direction, heads, mode)
+
+
+def switch_off(text: str, direction: str, heads, mode: str) -> experiments.SwitchOff:
+    """The sentence re-translated and re-scored with `heads` switched off (`mode`), cached: a rerun of the
+    Experiments page (a folded chart opened, a language switched) does not re-run the model."""
+    return _switch_off(str(model_dir()), text, direction, tuple(sorted(heads)), mode)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _head_importance(directory: str, text: str, direction: str) -> dict[str, np.ndarray]:
+    return experiments.head_importance(_load_translator(directory), text, direction)
+
+
+def head_importance(text: str, direction: str) -> dict[str, np.ndarray]:
+    """How much ln P(the translation) drops with each head switched off alone, cached."""
+    return _head_importance(str(model_dir()), text, direction)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _word_order(directory: str, text: str, direction: str, seed: int) -> experiments.WordOrder:
+    return experiments.word_order(_load_translator(directory), text, direction, seed)
+
+
+def word_order(text: str, direction: str, seed: int) -> experiments.WordOrder:
+    """The sentence without positional encoding and shuffled (seeded), cached."""
+    return _word_order(str(model_dir()), text, direction, seed)
+
+
+@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
+def _hard_attention(
+    directory: str, text: str, direction: str, kind: str, layer: int, head: int, query: int
+) -> experiments.HardAttention:
+    return experiments.hard_attention(_load_translator(directory), text, direction, kind, layer, head, query)
+
+
+def hard_attention(
+    text: str, direction: str, kind: str, layer: int, head: int, query: int
+) -> experiments.HardAttention:
+    """One layer's attention made hard, cached."""
+    return _hard_attention(str(model_dir()), text, direction, kind, layer, head, query)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

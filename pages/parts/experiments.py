@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.parts.cache import trace_head_roles, translator
+from pages.parts.cache import hard_attention, head_importance, switch_off, trace_head_roles, translator, word_order
 from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, lang, tr
@@ -15,11 +15,7 @@ from viz_model import figures
 from viz_model.lessons.experiments import (
     MODES,
     all_heads,
-    hard_attention,
-    head_importance,
-    switch_off,
     valid_heads,
-    word_order,
 )
 from viz_model.model.trace import ATTENTION_KINDS
 
@@ -101,7 +97,7 @@ def switch_off_part(text: str, direction: str, result) -> None:
     parked = set(found["parked"])
     expect = "parked" if heads and set(heads) <= parked else "all" if len(heads) == len(names) else "some"
     lead(tr(f"experiments.expect_{expect}", n=len(heads)) if heads else tr("experiments.none_off"), as_caption=False)
-    outcome = switch_off(translator(), text, direction, heads, mode)
+    outcome = switch_off(text, direction, heads, mode)
     left, right = st.columns(2)
     left.markdown(f"**{tr('experiments.before')}**")
     left.text(outcome.before.output_text or "∅")
@@ -178,7 +174,7 @@ def later_head(outcome) -> None:
 
 
 def importance_part(text: str, direction: str) -> None:
-    drops = head_importance(translator(), text, direction)
+    drops = head_importance(text, direction)
     config = translator().config
     layers = max(d.shape[0] for d in drops.values())
     kinds = list(ATTENTION_KINDS)
@@ -220,7 +216,7 @@ def order_part(text: str, direction: str) -> None:
         st.button(
             tr("experiments.reshuffle"), key="experiments.reshuffle", on_click=_reshuffle, icon=":material/shuffle:"
         )
-    found = word_order(translator(), text, direction, int(seed))
+    found = word_order(text, direction, int(seed))
     rows = [
         (tr("experiments.order_plain"), text, found.plain.output_text),
         (tr("experiments.order_no_positions"), text, found.no_positions.output_text),
@@ -277,7 +273,7 @@ def hard_part(text: str, direction: str, result) -> None:
         )
         queries = result.trace.axis_tokens(kind)[0]
         query = token_index(st, tr("experiments.hard_query"), queries, "hquery")
-    found = hard_attention(translator(), text, direction, kind, layer, head, query)
+    found = hard_attention(text, direction, kind, layer, head, query)
     keys = figures.token_labels(found.keys)
     rows = [tr("experiments.hard_row_soft"), tr("experiments.hard_row_hard")]
     title = tr("attention.layer_head", layer=layer + 1, h=head + 1)

@@ -9,7 +9,7 @@ import zlib
 
 import streamlit as st
 
-from pages.parts.cache import lesson_question, translator
+from pages.parts.cache import lesson_answer, lesson_question, translator
 from pages.parts.frame import PAGES
 from pages.parts.i18n import t
 from pages.parts.state import lang, link_params, presenting, tr
@@ -112,7 +112,7 @@ def question_part(text: str, direction: str, step, question: Question | None) ->
     if first is None:
         st.caption(tr("lesson.pick_first"))
         return
-    reveal(question, first, language)
+    reveal(lesson_answer(text, direction, step.name), first, language)
 
 
 def reveal(question: Question, picked: int, language: str) -> None:
@@ -149,7 +149,7 @@ def score_line() -> None:
     answers = st.session_state.get(ANSWERS, {})
     if not answers:
         return
-    right = sum(lesson_question(*asked).is_right(picked) for asked, picked in answers.items())
+    right = sum(lesson_answer(*asked).is_right(picked) for asked, picked in answers.items())
     left, button = st.columns([3, 2], vertical_alignment="center")
     left.markdown(tr("lesson.score", right=right, n=len(answers)))
     button.button(tr("lesson.reset"), key="lesson.reset", on_click=_reset, icon=":material/restart_alt:")
@@ -216,7 +216,7 @@ def handout(text: str, direction: str, result, language: str, answers: dict) -> 
                 f"{index + 1}. {t(f'lesson.step_{step.name}', language)}",
                 [t(f"lesson.text_{step.name}", language), *asks],
                 note=look,
-                answer=_answer_line(question, picked, language)
+                answer=_answer_line(lesson_answer(text, direction, step.name), picked, language)
                 if question is not None and picked is not None
                 else None,
                 figure=_step_figure(step, question, result, language),

@@ -57,7 +57,8 @@ TASTES = [
     ("too hot", "太 烫 了"), ("too cold", "太 凉 了"), ("too spicy", "太 辣 了"), ("too salty", "太 咸 了"),
     ("too hard", "太 硬 了"), ("too sweet", "太 甜 了"),
     ("too sour", "太 酸 了"), ("too bitter", "太 苦 了"), ("too greasy", "太 油腻 了"), ("too dry", "太 干 了"),
-    ("too raw", "太 生 了"), ("too bland", "太 淡 了"),
+    ("too raw", "太 生 了"), ("too bland", "太 淡 了"), ("too soft", "太 软 了"), ("too burnt", "太 焦 了"),
+    ("too fatty", "太 肥 了"),
 ]  # fmt: skip
 SIZES = [
     ("too big", "太 大 了"),
@@ -81,6 +82,9 @@ SPEEDS = [
 ]  # fmt: skip
 
 
+NOT_OF_DRINKS = ("too hard", "too salty", "too spicy", "too soft", "too burnt", "too fatty")
+
+
 @dataclass(frozen=True)
 class Frame:
     en: str  # with {s}, {o}, {a}
@@ -95,7 +99,7 @@ FRAMES = [
     Frame("the {s} didn't eat the {o} because it was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
           ANIMALS, DISHES, ANIMAL_STATES, TASTES),
     Frame("the {s} didn't drink the {o} because it was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
-          ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in ("too hard", "too salty", "too spicy")]),
+          ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in NOT_OF_DRINKS]),
     Frame("the {s} didn't fit in the {o} because it was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
           CARRIED, CONTAINERS, SIZES, ROOM),
     Frame("the {s} couldn't carry the {o} because it was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -60,12 +60,14 @@ class Question:
     kind: str
     values: dict  # what the prompt names, for its catalogue text
     options: list[str]
-    answers: set[int]  # the right options (a tie has several)
+    answers: set[int] | None  # the right options (a tie has several); None until `answered` computes them
     numbers: list[float | None]  # the model's number behind each option, revealed after the pick
     reveal: dict  # values for the reveal's catalogue text
     instead_of: str | None = None  # the kind of the step's own question, when it could not be asked here
 
     def is_right(self, picked: int) -> bool:
+        if self.answers is None:
+            raise ValueError("the answer is not computed yet: use answered()")
         return picked in self.answers
 
 
@@ -191,18 +193,26 @@ def cross_key_question(translator: Translator, t: Translation) -> Question | Non
 
 def head_off_question(translator: Translator, t: Translation, text: str, direction: str) -> Question:
     """Does switching off one head (picked from the sentence, so each sentence asks about its own) change the
-    translation?"""
+    translation? Asked without its answer: the re-run with the head off is made by `answered`, once a student
+    has picked, so the step opens as fast as the others."""
     heads = all_heads(translator.config)
-    head = heads[zlib.crc32(text.encode("utf-8")) % len(heads)]
-    outcome = switch_off(translator, text, direction, [head])
-    kind, layer, h = head
+    kind, layer, h = heads[zlib.crc32(text.encode("utf-8")) % len(heads)]
     return Question(
-        "head_off",
-        {"kind": kind, "layer": layer + 1, "head": h + 1},
-        ["yes", "no"],
-        {0 if outcome.changed else 1},
-        [None, None],
-        {"after": outcome.after.output_text or "∅", "drop": f"{outcome.log_prob_drop:.2f}"},
+        "head_off", {"kind": kind, "layer": layer + 1, "head": h + 1}, ["yes", "no"], None, [None, None], {}
+    )
+
+
+def answered(question: Question, translator: Translator, text: str, direction: str) -> Question:
+    """The question with its answer and the numbers of its reveal. Most questions carry them already; the
+    head-off question's answer is the model re-run with that head switched off (the translation re-searched)."""
+    if question.answers is not None:
+        return question
+    values = question.values
+    outcome = switch_off(translator, text, direction, [(values["kind"], values["layer"] - 1, values["head"] - 1)])
+    return replace(
+        question,
+        answers={0 if outcome.changed else 1},
+        reveal={"after": outcome.after.output_text or "∅", "drop": f"{outcome.log_prob_drop:.2f}"},
     )
 
 

@@ -109,7 +109,7 @@ class Tokenized:
 class Tokenizer:
     """Maps text to ids and back. `vocab` lists tokens in id order; the special tokens come first."""
 
-    def __init__(self, vocab: list[str]):
+    def __init__(self, vocab: list[str], shared: Iterable[str] = ()):
         if list(vocab[: len(SPECIAL_TOKENS)]) != list(SPECIAL_TOKENS):
             raise ValueError(f"the vocabulary must start with {SPECIAL_TOKENS}")
         if len(set(vocab)) != len(vocab):
@@ -120,6 +120,9 @@ class Tokenizer:
         self._longest = max((len(t) for t in self.vocab if contains_chinese(t)), default=1)
         self._jieba = None  # built on first Chinese input (~0.7 s), then kept
         self._foreign: dict[int, list[int]] = {}
+        # Latin tokens that Chinese text writes too (Transformer, BERT, softmax, read off the Chinese side of
+        # the training pairs): an English → Chinese search may keep them, as the translation would.
+        self.shared = sorted(set(shared) & set(self.token_to_id))
 
     # ---- construction and storage -------------------------------------------------------------------
     @classmethod
@@ -131,7 +134,9 @@ class Tokenizer:
     def save(self, path: Path) -> None:
         Path(path).write_text(
             json.dumps(
-                {"format": "attention-lab-vocab", "version": 1, "tokens": self.vocab}, ensure_ascii=False, indent=0
+                {"format": "attention-lab-vocab", "version": 1, "tokens": self.vocab, "shared": self.shared},
+                ensure_ascii=False,
+                indent=0,
             ),
             encoding="utf-8",
         )
@@ -141,7 +146,7 @@ class Tokenizer:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("format") != "attention-lab-vocab" or data.get("version") != 1:
             raise ValueError("not an Attention Lab vocabulary file (format/version mismatch)")
-        return cls(data["tokens"])
+        return cls(data["tokens"], data.get("shared", ()))
 
     def __len__(self) -> int:
         return len(self.vocab)
@@ -288,16 +293,22 @@ class Tokenizer:
 
     def foreign_ids(self, tag_id: int) -> list[int]:
         """Ids of the tokens of the language the direction tag does not ask for (English words when the
-        source starts with <2zh>, Chinese words and marks with <2en>); [] for any other first token.
+        source starts with <2zh>, Chinese words and marks with <2en>); [] for any other first token. The
+        `shared` tokens are nobody's foreign words.
 
         One shared table means the decoder can score every word of both languages; a search that may write
         these would mix the source language into the output ("the狗"), so the searches skip them."""
         if tag_id not in self._foreign:
             target = {self.token_to_id[tag]: lang for lang, tag in TARGET_TAG.items()}.get(tag_id)
+            shared = set(self.shared)
             self._foreign[tag_id] = (
                 []
                 if target is None
-                else [i for i, tok in enumerate(self.vocab) if token_language(tok) not in (None, target)]
+                else [
+                    i
+                    for i, tok in enumerate(self.vocab)
+                    if token_language(tok) not in (None, target) and tok not in shared
+                ]
             )
         return self._foreign[tag_id]
 

@@ -13,6 +13,7 @@ import hashlib
 import platform
 import random
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from viz_model import corpus
 from viz_model.corpus.continuation import continuation_splits, extended_tokenizer
 from viz_model.model import checkpoint
 from viz_model.model.config import ModelConfig
+from viz_model.model.tokenizer import Tokenizer, token_language
 from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
@@ -34,9 +36,9 @@ from .train import TrainConfig, batches, greedy_exact, oversample, warmup_cosine
 class ContinuationConfig:
     steps: int = 3200
     batch_size: int = 128
-    # A fifth of the from-scratch peak: high enough to learn ~2,000 new pairs in a few hundred steps, low
-    # enough that the shipped weights are moved, not overwritten.
-    peak_lr: float = 3e-4
+    # A tenth of the from-scratch peak. At 3e-4 (a fifth) the new pairs were learnt, but fresh AdamW moved the
+    # shipped weights enough to cost 1-3 chrF on the development set in every recipe tried (docs/model.md).
+    peak_lr: float = 1.5e-4
     warmup_steps: int = 100
     final_lr_fraction: float = 0.05
     weight_decay: float = 0.1
@@ -75,6 +77,15 @@ def extended_model(model: Transformer, vocab_size: int, seed: int) -> Transforme
     return grown
 
 
+def shared_tokens(pairs) -> set[str]:
+    """Latin tokens the Chinese side of the training pairs writes at least as often as the English side does
+    ("Transformer", "AI", "BERT", "softmax"): terms Chinese keeps as they are. An English word a Chinese
+    sentence quotes now and then ("the", "a") is not one of them."""
+    in_chinese = Counter(tok for p in pairs for tok in p.zh_tokens if token_language(tok) == "en")
+    in_english = Counter(tok for p in pairs for tok in p.en_tokens if tok in in_chinese)
+    return {tok for tok, n in in_chinese.items() if n >= in_english[tok]}
+
+
 def _file_sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -106,6 +117,7 @@ def continue_training(
     if cfg.train_pairs is not None:
         splits = {**splits, "train": random.Random(cfg.seed + 3).sample(splits["train"], cfg.train_pairs)}
     splits = continuation_splits(splits, tokenizer, cfg.seed)
+    tokenizer = Tokenizer(tokenizer.vocab, shared_tokens(splits["train"]))
     weights = TrainConfig(coreference_repeats=cfg.coreference_repeats, course_repeats=cfg.course_repeats)
     repeated = oversample(splits["train"], weights)
     repeated += [p for p in splits["train"] if p.origin == "classics"] * (cfg.classics_repeats - 1)
@@ -190,6 +202,7 @@ def continue_training(
             "base_checkpoint_sha256": base_card.get("files", {}).get(checkpoint.CHECKPOINT_FILE)
             or _file_sha256(Path(base_dir) / checkpoint.CHECKPOINT_FILE),
             "new_tokens": len(tokenizer) - len(base_tokenizer),
+            "shared_tokens": len(tokenizer.shared),
             "examples_per_epoch": len(examples),
             "train_seconds": round(train_seconds, 1),
             "tokens_seen": tokens_seen,
