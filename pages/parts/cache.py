@@ -233,7 +233,8 @@ def strategies(
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _switch_off(directory: str, text: str, direction: str, heads: tuple, mode: str) -> experiments.SwitchOff:
-    return experiments.switch_off(_load_translator(directory), text, direction, heads, mode)
+    before = _translate(directory, text, direction, _normalised(DEFAULT_SEARCH))  # the sidebar's, cached
+    return experiments.switch_off(_load_translator(directory), text, direction, heads, mode, before)
 
 
 def switch_off(text: str, direction: str, heads, mode: str) -> experiments.SwitchOff:

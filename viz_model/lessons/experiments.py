@@ -76,18 +76,20 @@ class SwitchOff:
         return float(self.log_probs_before.sum() - self.log_probs_after.sum())
 
 
-def switch_off(translator, text: str, direction: str, heads: Iterable[Head], mode: str = "zero") -> SwitchOff:
+def switch_off(
+    translator, text: str, direction: str, heads: Iterable[Head], mode: str = "zero", before: Translation | None = None
+) -> SwitchOff:
     """The translation and its token log-probabilities with `heads` switched off (`mode`), beside the
-    model's own. The log-probabilities are teacher-forced (every position at once), where a head's mean over
-    the positions is defined. Decoding writes one token at a time, when a decoder head has only the newest
-    position: with a decoder head switched to its mean the translation is re-decoded with it zeroed instead,
-    and `decode_mode` says so."""
+    model's own (`before`, when the caller has it: the sidebar's translation). The log-probabilities are
+    teacher-forced (every position at once), where a head's mean over the positions is defined; the model's
+    own are its trace's, the same pass. Decoding writes one token at a time, when a decoder head has only the
+    newest position: with a decoder head switched to its mean the translation is re-decoded with it zeroed
+    instead, and `decode_mode` says so."""
     heads = valid_heads(heads, translator.config)
     mode = mode if mode in MODES else "zero"
     decode_mode = "zero" if mode == "mean" and any(kind != "encoder_self" for kind, _, _ in heads) else mode
     gates = gates_for(heads, translator.config)
-    before = translator.translate(text, direction)
-    score_before = translator.score(text, direction, before.output_tokens)
+    before = before or translator.translate(text, direction)
     with experiment(Experiment(gates=gates, mode=decode_mode)):
         after = translator.translate(text, direction)
     with experiment(Experiment(gates=gates, mode=mode)):
@@ -98,8 +100,8 @@ def switch_off(translator, text: str, direction: str, heads: Iterable[Head], mod
         decode_mode,
         before,
         after,
-        score_before.tokens,
-        np.asarray(score_before.log_probs),
+        score_after.tokens,
+        np.log(np.clip(before.trace.chosen_token_probs.astype(np.float64), 1e-30, 1.0)),
         np.asarray(score_after.log_probs),
     )
 
