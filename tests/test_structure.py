@@ -19,6 +19,7 @@ RANK = {
     "pages.parts.text": 0,
     "pages.parts.i18n": 0,
     "pages.parts.gate": 0,
+    "pages.parts.serving": 1,
     "pages.parts.frame": 1,
     "pages.parts.cache": 1,
     "pages.parts.state": 2,
@@ -69,9 +70,14 @@ def rank_of(name: str) -> int:
 
 
 def pages_imports(path: Path) -> list[tuple[str, bool]]:
-    """(imported pages.* module, imported at the module's top level) for every import in the file."""
+    """(imported pages.* module, imported at the module's top level) for every import in the file. Both
+    branches of a top-level `if __name__ == "__main__":` are top level too (app.py imports its pages when run
+    as a page view, its server part when imported by the server)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     top = {id(node) for node in tree.body}
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'":
+            top |= {id(child) for child in node.body + node.orelse}
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

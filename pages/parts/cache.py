@@ -244,37 +244,15 @@ def switch_off(text: str, direction: str, heads, mode: str) -> experiments.Switc
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _head_importance(directory: str, text: str, direction: str) -> dict[str, np.ndarray]:
-    return experiments.head_importance(_load_translator(directory), text, direction)
+def _experiment(directory: str, name: str, text: str, direction: str, *args):
+    return getattr(experiments, name)(_load_translator(directory), text, direction, *args)
 
 
-def head_importance(text: str, direction: str) -> dict[str, np.ndarray]:
-    """How much ln P(the translation) drops with each head switched off alone, cached."""
-    return _head_importance(str(model_dir()), text, direction)
-
-
-@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _word_order(directory: str, text: str, direction: str, seed: int) -> experiments.WordOrder:
-    return experiments.word_order(_load_translator(directory), text, direction, seed)
-
-
-def word_order(text: str, direction: str, seed: int) -> experiments.WordOrder:
-    """The sentence without positional encoding and shuffled (seeded), cached."""
-    return _word_order(str(model_dir()), text, direction, seed)
-
-
-@st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
-def _hard_attention(
-    directory: str, text: str, direction: str, kind: str, layer: int, head: int, query: int
-) -> experiments.HardAttention:
-    return experiments.hard_attention(_load_translator(directory), text, direction, kind, layer, head, query)
-
-
-def hard_attention(
-    text: str, direction: str, kind: str, layer: int, head: int, query: int
-) -> experiments.HardAttention:
-    """One layer's attention made hard, cached."""
-    return _hard_attention(str(model_dir()), text, direction, kind, layer, head, query)
+def experiment(name: str, text: str, direction: str, *args):
+    """An experiment of viz_model.lessons.experiments on the sentence, cached: "head_importance" (ln P's drop
+    with each head off alone), "word_order" (seed: positions and order taken away), "hard_attention" (kind,
+    layer, head, query: one layer's attention made hard)."""
+    return _experiment(str(model_dir()), name, text, direction, *args)
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

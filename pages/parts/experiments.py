@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.parts.cache import hard_attention, head_importance, switch_off, trace_head_roles, translator, word_order
+from pages.parts.cache import experiment, switch_off, trace_head_roles, translator
 from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, lang, tr
@@ -174,7 +174,7 @@ def later_head(outcome) -> None:
 
 
 def importance_part(text: str, direction: str) -> None:
-    drops = head_importance(text, direction)
+    drops = experiment("head_importance", text, direction)
     config = translator().config
     layers = max(d.shape[0] for d in drops.values())
     kinds = list(ATTENTION_KINDS)
@@ -216,7 +216,7 @@ def order_part(text: str, direction: str) -> None:
         st.button(
             tr("experiments.reshuffle"), key="experiments.reshuffle", on_click=_reshuffle, icon=":material/shuffle:"
         )
-    found = word_order(text, direction, int(seed))
+    found = experiment("word_order", text, direction, int(seed))
     rows = [
         (tr("experiments.order_plain"), text, found.plain.output_text),
         (tr("experiments.order_no_positions"), text, found.no_positions.output_text),
@@ -273,7 +273,7 @@ def hard_part(text: str, direction: str, result) -> None:
         )
         queries = result.trace.axis_tokens(kind)[0]
         query = token_index(st, tr("experiments.hard_query"), queries, "hquery")
-    found = hard_attention(text, direction, kind, layer, head, query)
+    found = experiment("hard_attention", text, direction, kind, layer, head, query)
     keys = figures.token_labels(found.keys)
     rows = [tr("experiments.hard_row_soft"), tr("experiments.hard_row_hard")]
     title = tr("attention.layer_head", layer=layer + 1, h=head + 1)

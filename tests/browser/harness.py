@@ -120,9 +120,6 @@ class Session:
     # reported) instead of failing every test: Streamlit fetches a `:material/…:` page_icon used as the
     # favicon from Google's font server.
     EXTERNAL_HOSTS = ("https://fonts.gstatic.com/", "https://fonts.googleapis.com/")
-    # Streamlit's own front-end, opened at a sub-page URL (/tokens), first probes /tokens/_stcore/health
-    # and /tokens/_stcore/host-config to find the app's base path; the 404s are expected and harmless.
-    BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
     def __init__(self, context, base_url: str):
         self.base_url = base_url
@@ -142,8 +139,6 @@ class Session:
         url = (message.location or {}).get("url", "")
         if url.startswith(self.EXTERNAL_HOSTS):
             self.external_requests.append(url)
-        elif url.startswith(self.base_url) and url.endswith(self.BASE_PATH_PROBES) and "404" in message.text:
-            pass
         else:
             self.console_errors.append(f"{message.text} ({url})" if url else message.text)
 
