@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from pages.parts.i18n import t
+from pages.parts.text import md
 from tests.app_harness import errors, open_app, translator
 from tests.test_experiment import head_zeroed_by_hook
 from viz_model.lessons import lesson
@@ -193,6 +194,25 @@ def test_a_pick_is_scored_and_revealed_and_the_score_resets(lang):
     at.button(key="lesson.reset").click().run()
     assert errors(at) == [] and not at.success
     assert at.query_params["lstep"] == "3"
+
+
+@pytest.mark.apptest
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_head_off_step_reveals_the_switched_off_translation_after_the_pick(lang):
+    text, direction = SENTENCES[1]
+    at = open_app("pages/lesson.py", text=text, dir=direction, lang=lang, lstep="5")
+    assert errors(at) == [] and not at.success and not at.error  # nothing revealed before the pick
+    q, tr = asked("head_off", text, direction)
+    kind, layer, head = q.values["kind"], q.values["layer"] - 1, q.values["head"] - 1
+    with head_zeroed_by_hook(translator().model, kind, layer, head):
+        after = translator().translate(text, direction)
+    (pills,) = [g for g in at.button_group if str(g.key).startswith("lesson.pick")]
+    pills.set_value(0).run()  # "yes, it changes"
+    changed = after.output_tokens != tr.output_tokens
+    shown = (at.success if changed else at.error)[0].value
+    assert errors(at) == [] and t("lesson.right" if changed else "lesson.wrong", lang) in shown
+    assert md(after.output_text or "∅") in shown and "-0.00" not in shown.replace("\\", "")
+    assert t("lesson.score", lang, right=int(changed), n=1) in "\n".join(m.value for m in at.markdown)
 
 
 @pytest.mark.apptest

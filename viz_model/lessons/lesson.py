@@ -212,7 +212,7 @@ def answered(question: Question, translator: Translator, text: str, direction: s
     return replace(
         question,
         answers={0 if outcome.changed else 1},
-        reveal={"after": outcome.after.output_text or "∅", "drop": f"{outcome.log_prob_drop:.2f}"},
+        reveal={"after": outcome.after.output_text or "∅", "drop": f"{round(outcome.log_prob_drop, 2) + 0.0:.2f}"},
     )
 
 
