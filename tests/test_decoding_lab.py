@@ -194,3 +194,13 @@ def test_one_steps_distribution_before_and_after_the_cut():
     assert shown.model_probs[: len(found.forced[3].top)] == pytest.approx([p for _, p in found.forced[3].top], abs=1e-5)
     assert sum(shown.kept) == shown.kept_count <= 10 and math.isclose(sum(shown.final), 1.0, abs_tol=1e-5)
     assert all(shown.kept[: shown.kept_count]) and not any(shown.kept[shown.kept_count :])
+
+
+def test_largest_is_a_stable_descending_argsorts_first_k():
+    from viz_model.model.decoding import largest
+
+    rng = np.random.default_rng(0)
+    for trial in range(500):
+        n, k = int(rng.integers(1, 60)), int(rng.integers(1, 8))
+        values = rng.integers(0, 4, size=n).astype(float) if trial % 2 else rng.random(n)  # ties, then none
+        assert list(largest(values, k)) == list(np.argsort(-values, kind="stable")[:k])

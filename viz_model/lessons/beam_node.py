@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import numpy as np
-
+from viz_model.model.decoding import largest
 from viz_model.model.search_record import Candidate, Hypothesis, SearchRecord
 from viz_model.model.tokenizer import EOS
 from viz_model.model.trace import TranslationTrace, build_trace
@@ -61,7 +60,7 @@ def open_node(translator: Translator, text: str, direction: str, record: SearchR
         probs = trace.next_token_probs[len(words)].copy()  # (V,) after the node's token
         probs[tokenizer.foreign_ids(source.ids[0])] = -1.0  # as the search: never the source's language
         probs[tokenizer.pad_id] = -1.0
-        top = np.argsort(-probs, kind="stable")[:NEXT_SHOWN]
+        top = largest(probs, NEXT_SHOWN)
         next_top = [(tokenizer.vocab[i], float(trace.next_token_probs[len(words), i])) for i in top]
     return NodeView(node, path, trace, next_top)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
+from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, largest
 from viz_model.model.detokenize import detokenize
 from viz_model.model.sampling import DEFAULT_SAMPLING, Cut, SamplingSettings, cut_distribution, sample
 from viz_model.model.tokenizer import DIRECTIONS, EOS, is_punctuation
@@ -82,7 +82,7 @@ def _writable(translator: Translator, source_ids: list[int]) -> torch.Tensor:
 def _step(trace: TranslationTrace, t: int, writable: np.ndarray, chosen_id: int | None, vocab) -> DecoderStep:
     probs = trace.next_token_probs[t]  # (V,) the model's own
     allowed = np.where(writable, probs, -1.0)
-    top = np.argsort(-allowed, kind="stable")[:TOP_SHOWN]
+    top = largest(allowed, TOP_SHOWN)
     chosen_id = int(top[0]) if chosen_id is None else chosen_id
     cross = np.stack([layer.cross_attention.weights[:, t] for layer in trace.decoder_layers])
     return DecoderStep(
@@ -96,13 +96,18 @@ def _step(trace: TranslationTrace, t: int, writable: np.ndarray, chosen_id: int 
 
 
 def forcing_loss(
-    translator: Translator, source_ids: list[int], target_ids: list[int], smoothing: float = LABEL_SMOOTHING
+    translator: Translator,
+    source_ids: list[int],
+    target_ids: list[int],
+    smoothing: float = LABEL_SMOOTHING,
+    encoded: tuple | None = None,
 ) -> ForcingLoss:
-    """The training loss of one pair, its terms written out (the oracle is F.cross_entropy: tests)."""
+    """The training loss of one pair, its terms written out (the oracle is F.cross_entropy: tests). `encoded`:
+    `model.encode`'s result for these source ids, when the caller has it."""
     model, tokenizer = translator.model, translator.tokenizer
     predicted = list(target_ids) + [tokenizer.eos_id]
     with torch.inference_mode():
-        memory, allowed, _ = model.encode(torch.tensor([source_ids]))
+        memory, allowed, _ = encoded or model.encode(torch.tensor([source_ids]))
         logits, _ = model.decode(torch.tensor([[tokenizer.bos_id] + list(target_ids)]), memory, allowed)
     log_p = logits[0].double().log_softmax(-1)  # (T, V)
     picked = log_p[torch.arange(len(predicted)), torch.tensor(predicted)]
@@ -162,7 +167,7 @@ def compare_forcing(
         forced,
         free,
         trace.attention_stack("decoder_self"),
-        forcing_loss(translator, source.ids, reference_ids),
+        forcing_loss(translator, source.ids, reference_ids, encoded=encoded),
         divergence,
     )
 

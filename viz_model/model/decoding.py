@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from .search_record import Candidate, Hypothesis, SearchRecord, SearchStep, length_normalised_score
@@ -18,6 +19,16 @@ from .tokenizer import Tokenizer
 from .transformer import Transformer
 
 DEFAULT_LENGTH_PENALTY = 0.75  # α in score = log P / L^α (course §6)
+
+
+def largest(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values, largest first, equal values in index order: the first k of a stable
+    descending argsort, without sorting all (V,) of them (a page shows the top 5 of 15,000 at every step)."""
+    if len(values) <= k:
+        return np.argsort(-values, kind="stable")
+    kth = np.partition(values, len(values) - k)[len(values) - k]
+    candidates = np.flatnonzero(values >= kth)  # every value tied with the k-th, in index order
+    return candidates[np.argsort(-values[candidates], kind="stable")][:k]
 
 
 @dataclass
