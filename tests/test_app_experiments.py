@@ -43,9 +43,23 @@ def test_the_parked_preset_picks_the_heads_parked_on_the_tag(lang):
 
 
 def test_a_link_naming_heads_the_model_lacks_opens_the_default():
-    at = open_app(PAGE, text=TEXT, off=["cross.9.9", "nonsense"])
+    at = open_app(PAGE, text=TEXT, off=["cross.9.9", "nonsense", "encoder_self.1.2"])
     assert errors(at) == []
-    assert at.multiselect(key="off").value == ["encoder_self.1.1"]
+    assert at.multiselect(key="off").value == ["encoder_self.1.2"]  # the one head the model has
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_opens_on_the_model_as_shipped_with_the_presets_beside(lang):
+    """Nothing switched off until asked: before and after are the sidebar's translation, the model not run
+    again; a preset then switches its heads off."""
+    at = open_app(PAGE, text=TEXT, lang=lang)
+    assert errors(at) == [] and at.multiselect(key="off").value == []
+    assert at.query_params["off"] in ("none", ["none"])
+    assert t("experiments.none_off", lang) in "\n".join(m.value for m in [*at.markdown, *at.caption])
+    own = translator().translate(TEXT, DIRECTION).output_text
+    assert texts(at).count(own) >= 2
+    at.button(key="experiments.preset_encoder_first").click().run()
+    assert errors(at) == [] and len(at.multiselect(key="off").value) == translator().config.n_heads
 
 
 def test_head_importance_equals_one_run_per_head():

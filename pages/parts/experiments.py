@@ -67,10 +67,11 @@ def switch_off_part(text: str, direction: str, result) -> None:
     config = translator().config
     names = [head_name(h) for h in all_heads(config)]
     switched = language_switched(OFF)  # called on every run: it notes the language the list is drawn in
-    if OFF not in st.session_state:  # the link's heads, by name ("none": every head on); others are dropped
+    if OFF not in st.session_state:  # the link's heads, by name ("none" or nothing: every head on); others dropped
         linked_names = st.query_params.get_all(OFF)
         kept = [n for n in linked_names if n in names]
-        st.session_state[OFF] = [] if linked_names == [NONE] else kept if kept else names[:1]
+        # Nothing switched off until asked: the page opens on the model as shipped, with the presets beside.
+        st.session_state[OFF] = kept
     elif switched:
         st.session_state[OFF] = st.session_state[OFF]  # sent again, shown under the new language's labels
     found = presets(result)

@@ -90,19 +90,17 @@ def switch_off(
     decode_mode = "zero" if mode == "mean" and any(kind != "encoder_self" for kind, _, _ in heads) else mode
     gates = gates_for(heads, translator.config)
     before = before or translator.translate(text, direction)
+    log_probs_before = np.log(np.clip(before.trace.chosen_token_probs.astype(np.float64), 1e-30, 1.0))
+    if not heads:  # nothing switched off: the model as shipped, not run again
+        return SwitchOff(
+            heads, mode, decode_mode, before, before, before.trace.predicted_tokens, *[log_probs_before] * 2
+        )
     with experiment(Experiment(gates=gates, mode=decode_mode)):
         after = translator.translate(text, direction)
     with experiment(Experiment(gates=gates, mode=mode)):
         score_after = translator.score(text, direction, before.output_tokens)
     return SwitchOff(
-        heads,
-        mode,
-        decode_mode,
-        before,
-        after,
-        score_after.tokens,
-        np.log(np.clip(before.trace.chosen_token_probs.astype(np.float64), 1e-30, 1.0)),
-        np.asarray(score_after.log_probs),
+        heads, mode, decode_mode, before, after, score_after.tokens, log_probs_before, np.asarray(score_after.log_probs)
     )
 
 
