@@ -204,3 +204,52 @@ def test_largest_is_a_stable_descending_argsorts_first_k():
         n, k = int(rng.integers(1, 60)), int(rng.integers(1, 8))
         values = rng.integers(0, 4, size=n).astype(float) if trial % 2 else rng.random(n)  # ties, then none
         assert list(largest(values, k)) == list(np.argsort(-values, kind="stable")[:k])
+
+
+GREEDY_CHECK = [
+    ("The little girl put her new red umbrella next to the old wooden door.", "en2zh"),
+    ("I saw a man with a telescope.", "en2zh"),
+    ("Time flies like an arrow.", "en2zh"),
+    ("Can you recommend a good restaurant near the station?", "en2zh"),
+    ("明天下午我们一起去图书馆吧。", "zh2en"),
+    ("我的箱子还没出来。", "zh2en"),
+    ("垃圾该倒了。", "zh2en"),
+    ("这附近有什么好吃的吗？", "zh2en"),
+]
+
+
+@pytest.mark.parametrize("text, direction", GREEDY_CHECK)
+def test_greedy_path_read_off_the_beam_record_is_greedy_searchs(text, direction):
+    """The Decoding lab's free running reads greedy's tokens off the sidebar's beam search when the beam kept
+    greedy's every prefix; where it did not, the record says so (None) and greedy search runs."""
+    from viz_model.model.tokenizer import EOS
+    from viz_model.model.translator import SearchSettings
+
+    record = translator().search(text, direction)
+    greedy = translator().search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    path = record.greedy_path(EOS)
+    assert path is None or path == greedy
+    assert translator().search(text, direction, SearchSettings(beam_width=1)).greedy_path(EOS) == greedy
+
+
+def test_greedy_path_is_none_where_the_beam_pruned_greedys_prefix():
+    from viz_model.model.search_record import Candidate, SearchRecord, SearchStep
+
+    def node(step, parent, token, prob, status, hid):
+        return Candidate(step, parent, token, prob, np.log(prob), 0.0, step + 1, 0.0, status, hid)
+
+    steps = [
+        SearchStep(0, [node(0, None, "a", 0.6, "kept", 0), node(0, None, "b", 0.4, "kept", 1)]),
+        # a's best child is pruned (b's children score higher): greedy's path leaves the beam here
+        SearchStep(1, [node(1, 1, "c", 0.99, "kept", 2), node(1, 1, "d", 0.01, "kept", 3),
+                       node(1, 0, "e", 0.5, "pruned", 4)]),
+    ]  # fmt: skip
+    record = SearchRecord(steps, [], 2, 0.75, 5)
+    assert record.greedy_path("<eos>") is None
+    steps[1].candidates[2] = node(1, 0, "<eos>", 0.5, "finished", 4)
+    assert SearchRecord(steps, [], 2, 0.75, 5).greedy_path("<eos>") == ["a", "<eos>"]
+
+
+def test_most_greedy_paths_are_read_off_the_beam():
+    read = [translator().search(text, direction).greedy_path(EOS) is not None for text, direction in GREEDY_CHECK]
+    assert sum(read) >= len(read) // 2, read  # else free running would search again for most sentences

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from pages.parts.cache import forcing, ngram_counts, search, strategies, translator
+from pages.parts.cache import forcing, greedy_tokens, ngram_counts, strategies, translator
 from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, presenting, tr
@@ -25,11 +25,11 @@ from viz_model.lessons.decoding_lab import (
 from viz_model.lessons.ngrams import next_word
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.sampling import SamplingSettings
-from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS, SearchSettings
+from viz_model.model.tokenizer import EOS
+from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS
 
 MAX_REFERENCE_CHARS = 500
 MAX_SAMPLES = 10
-GREEDY = SearchSettings(beam_width=1)  # free running's choices: the reference that agrees at every step
 
 
 # ---- teacher forcing beside free running ------------------------------------------------------------------
@@ -50,7 +50,7 @@ def chosen_reference(text: str, direction: str) -> list[str]:
             st.segmented_control, tr("decoding.reference"), REFERENCES, "ref", catalogue_labels("decoding.ref_{}")
         )
         typed = reference_text_box() if kind == "typed" else ""
-    own = translator().output(search(text, direction, GREEDY), direction)[0]
+    own = [tok for tok in greedy_tokens(text, direction) if tok != EOS][: translator().config.max_len - 1]
     if kind == "changed":
         changed = one_word_changed(forcing(text, direction, own))
         if changed is None:

@@ -105,6 +105,27 @@ class SearchRecord:
             return []
         return self.path_nodes(self.hypotheses[0].node)
 
+    def greedy_path(self, eos: str) -> list[str] | None:
+        """The tokens greedy search would write (`eos` included), read off this record when the search kept
+        greedy's every prefix: from the empty prefix, the most probable child of each node, while that child
+        was kept to be extended. None when greedy's path leaves the beam (a greedy prefix pruned, or the search
+        ended first), or never writes `eos` in the record: greedy search must then run itself."""
+        children: dict[int | None, Candidate] = {}
+        for step in self.steps:
+            for c in step.candidates:  # ranked best first: a node's first child is its most probable
+                if c.parent not in children or c.prob > children[c.parent].prob:
+                    children[c.parent] = c
+        path, parent = [], None
+        while parent in children:
+            best = children[parent]
+            path.append(best.token)
+            if best.token == eos:
+                return path
+            if best.status != "kept":
+                return None
+            parent = best.hypothesis
+        return None
+
     @property
     def candidates_scored(self) -> int:
         """How many candidates the search examined (about k·n per step: the O(knT) of course §6)."""
