@@ -57,9 +57,18 @@ def test_the_page_opens_on_the_model_as_shipped_with_the_presets_beside(lang):
     assert at.query_params["off"] in ("none", ["none"])
     assert t("experiments.none_off", lang) in "\n".join(m.value for m in [*at.markdown, *at.caption])
     own = translator().translate(TEXT, DIRECTION).output_text
-    assert texts(at).count(own) >= 2
+    shown = "\n".join(m.value for m in at.markdown)
+    assert own in texts(at) and t("experiments.after", lang, n=0) not in shown  # no "after" to compare yet
+    (panel,) = heatmap_panels(figure(at, "experiments.log_probs"))
+    (row,) = panel  # the model's own certainty, one row
+    np.testing.assert_allclose(
+        row,
+        translator().score(TEXT, DIRECTION, translator().translate(TEXT, DIRECTION).output_tokens).log_probs,
+        atol=1e-4,
+    )
     at.button(key="experiments.preset_encoder_first").click().run()
     assert errors(at) == [] and len(at.multiselect(key="off").value) == translator().config.n_heads
+    assert at.get("plotly_chart")  # before and after, token by token
 
 
 def test_head_importance_equals_one_run_per_head():

@@ -102,24 +102,26 @@ def switch_off_part(text: str, direction: str, result) -> None:
     left, right = st.columns(2)
     left.markdown(f"**{tr('experiments.before')}**")
     left.text(outcome.before.output_text or "∅")
-    right.markdown(f"**{tr('experiments.after', n=len(heads))}**")
-    right.text(outcome.after.output_text or "∅")
-    happened = "changed" if outcome.changed else "same"
-    lead(
-        tr(
-            f"experiments.happened_{happened}",
-            drop=f"{round(outcome.log_prob_drop, 2) + 0.0:.2f}",
-            ratio=f"{np.exp(-outcome.log_prob_drop):.2g}",
+    if heads:
+        right.markdown(f"**{tr('experiments.after', n=len(heads))}**")
+        right.text(outcome.after.output_text or "∅")
+        happened = "changed" if outcome.changed else "same"
+        lead(
+            tr(
+                f"experiments.happened_{happened}",
+                drop=f"{round(outcome.log_prob_drop, 2) + 0.0:.2f}",
+                ratio=f"{np.exp(-outcome.log_prob_drop):.2g}",
+            )
+            + ("" if outcome.decode_mode == outcome.mode else " " + tr("experiments.decoded_zero")),
+            as_caption=False,
         )
-        + ("" if outcome.decode_mode == outcome.mode else " " + tr("experiments.decoded_zero")),
-        as_caption=False,
-    )
-    tokens = figures.token_labels(outcome.tokens)
+    # Nothing switched off: the model's own certainty token by token, the row a switched-off head changes.
+    rows = [outcome.log_probs_before, outcome.log_probs_after] if heads else [outcome.log_probs_before]
     chart(
         figures.heatmaps(
-            np.stack([outcome.log_probs_before, outcome.log_probs_after]),
-            [tr("experiments.row_before"), tr("experiments.row_after")],
-            tokens,
+            np.stack(rows),
+            [tr("experiments.row_before"), tr("experiments.row_after")][: len(rows)],
+            figures.token_labels(outcome.tokens),
             y_title="",
             x_title=tr("experiments.axis_tokens"),
             value_name="ln p",
@@ -128,6 +130,8 @@ def switch_off_part(text: str, direction: str, result) -> None:
         key="experiments.log_probs",
     )
     st.caption(tr("experiments.log_probs_caption"))
+    if not heads:
+        return
     # Folded until opened: two more heatmaps on every new sentence cost the browser more than the rest.
     folded(tr("experiments.watch_title"), "experiments.watch_open", lambda: later_head(outcome))
 
