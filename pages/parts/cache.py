@@ -197,7 +197,8 @@ def lesson_question(text: str, direction: str, name: str) -> Question | None:
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)
 def _lesson_answer(directory: str, text: str, direction: str, name: str) -> Question:
     question = _lesson_question(directory, text, direction, name)
-    return answered(question, _load_translator(directory), text, direction)
+    before = _translate(directory, text, direction, _normalised(DEFAULT_SEARCH))  # the sidebar's, cached
+    return answered(question, _load_translator(directory), text, direction, before)
 
 
 def lesson_answer(text: str, direction: str, name: str) -> Question:

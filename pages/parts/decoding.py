@@ -25,7 +25,6 @@ from viz_model.lessons.decoding_lab import (
 from viz_model.lessons.ngrams import next_word
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY
 from viz_model.model.sampling import SamplingSettings
-from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import DEFAULT_BEAM_WIDTH, DIRECTIONS
 
 MAX_REFERENCE_CHARS = 500
@@ -50,7 +49,7 @@ def chosen_reference(text: str, direction: str) -> list[str]:
             st.segmented_control, tr("decoding.reference"), REFERENCES, "ref", catalogue_labels("decoding.ref_{}")
         )
         typed = reference_text_box() if kind == "typed" else ""
-    own = [tok for tok in greedy_tokens(text, direction) if tok != EOS][: translator().config.max_len - 1]
+    own = translator().words(greedy_tokens(text, direction))
     if kind == "changed":
         changed = one_word_changed(forcing(text, direction, own))
         if changed is None:

@@ -109,7 +109,7 @@ def switch_off_part(text: str, direction: str, result) -> None:
         lead(
             tr(
                 f"experiments.happened_{happened}",
-                drop=f"{round(outcome.log_prob_drop, 2) + 0.0:.2f}",
+                drop=outcome.drop_text,
                 ratio=f"{np.exp(-outcome.log_prob_drop):.2g}",
             )
             + ("" if outcome.decode_mode == outcome.mode else " " + tr("experiments.decoded_zero")),

@@ -149,7 +149,7 @@ def compare_forcing(
     targets = reference_ids + [tokenizer.eos_id]
     forced = [_step(trace, t, writable, targets[t], vocab) for t in range(len(targets))]
     written = list(greedy or translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens)
-    words = [tok for tok in written if tok != EOS][: model.config.max_len - 1]
+    words = translator.words(written)
     same = tokenizer.ids(words) == reference_ids  # forcing the model's own output: one pass serves both sides
     free_trace = (
         trace

@@ -75,6 +75,11 @@ class SwitchOff:
         """How much less probable the original translation became (ln P before − after)."""
         return float(self.log_probs_before.sum() - self.log_probs_after.sum())
 
+    @property
+    def drop_text(self) -> str:
+        """The drop as the pages write it: two decimals, never "-0.00"."""
+        return f"{round(self.log_prob_drop, 2) + 0.0:.2f}"
+
 
 def switch_off(
     translator, text: str, direction: str, heads: Iterable[Head], mode: str = "zero", before: Translation | None = None

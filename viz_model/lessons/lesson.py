@@ -202,17 +202,20 @@ def head_off_question(translator: Translator, t: Translation, text: str, directi
     )
 
 
-def answered(question: Question, translator: Translator, text: str, direction: str) -> Question:
+def answered(
+    question: Question, translator: Translator, text: str, direction: str, before: Translation | None = None
+) -> Question:
     """The question with its answer and the numbers of its reveal. Most questions carry them already; the
-    head-off question's answer is the model re-run with that head switched off (the translation re-searched)."""
+    head-off question's answer is the model re-run with that head switched off (the translation re-searched;
+    `before`: the model's own translation, when the caller has it)."""
     if question.answers is not None:
         return question
-    values = question.values
-    outcome = switch_off(translator, text, direction, [(values["kind"], values["layer"] - 1, values["head"] - 1)])
+    head = (question.values["kind"], question.values["layer"] - 1, question.values["head"] - 1)
+    outcome = switch_off(translator, text, direction, [head], before=before)
     return replace(
         question,
         answers={0 if outcome.changed else 1},
-        reveal={"after": outcome.after.output_text or "∅", "drop": f"{round(outcome.log_prob_drop, 2) + 0.0:.2f}"},
+        reveal={"after": outcome.after.output_text or "∅", "drop": outcome.drop_text},
     )
 
 

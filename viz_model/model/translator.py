@@ -172,8 +172,13 @@ class Translator:
 
     def output(self, record: SearchRecord, direction: str) -> tuple[list[str], str]:
         """The translation a search settles on, as tokens and as text (what `translate` returns for it)."""
-        output = output_tokens(record)[: self.config.max_len - 1]  # room for <bos> in the traced pass
+        output = self.words(record.hypotheses[0].tokens)
         return output, detokenize(output, DIRECTIONS[normalise_direction(direction)][1])
+
+    def words(self, written: Sequence[str]) -> list[str]:
+        """A search's written tokens as a translation: without <eos>, and cut to leave room for <bos> in a
+        traced pass."""
+        return [t for t in written if t != EOS][: self.config.max_len - 1]
 
     def trace(self, text: str, direction: str, target_text: str) -> TranslationTrace:
         """Trace the model reading a given translation (teacher forcing) instead of its own output."""
