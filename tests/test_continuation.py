@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from viz_model import corpus
 from viz_model.corpus import coreference
@@ -33,6 +34,7 @@ from viz_model.training.continuation import (
     extended_model,
     learning_rate,
     shared_tokens,
+    training_loss,
 )
 
 SLOW_FIXTURES = ("splits",)
@@ -247,3 +249,23 @@ def test_coreference_by_kind_generalises_to_held_out_nouns_and_words():
     assert result["coreference_by_kind_sentences"] >= 100
     assert result["coreference_by_kind_referent_accuracy"] >= 0.90
     assert result["coreference_by_kind_main_clause_accuracy"] >= 0.80
+
+
+def test_training_loss_mixes_cross_entropy_with_the_starting_models_distribution():
+    g = torch.Generator().manual_seed(0)
+    logits = torch.randn(3, 4, 7, generator=g)  # (B, T, V): a grown vocabulary of 7 tokens
+    teacher = torch.randn(2, 4, 5, generator=g)  # the starting model's 5 tokens, on the rows taught
+    targets = torch.tensor([[1, 2, 0, 0], [3, 4, 5, 0], [6, 1, 2, 3]])  # 0 = <pad>
+    taught = torch.tensor([True, False, True])
+    plain = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=0, label_smoothing=0.1)
+    assert torch.allclose(training_loss(logits, targets, 0, 0.1), plain)
+    assert torch.allclose(training_loss(logits, targets, 0, 0.1, 0.0, teacher, taught), plain)
+    # Oracle: torch's own kl_div, token by token, over the teacher's tokens of the model's log-probabilities.
+    ce = F.cross_entropy(logits.transpose(1, 2), targets, ignore_index=0, label_smoothing=0.1, reduction="none")
+    log_q = logits.log_softmax(-1)[taught][..., :5]
+    kl = F.kl_div(log_q, teacher.log_softmax(-1), log_target=True, reduction="none").sum(-1)
+    mixed = ce.clone()
+    mixed[taught] = 0.7 * ce[taught] + 0.3 * kl
+    expected = mixed[targets != 0].mean()
+    assert torch.allclose(training_loss(logits, targets, 0, 0.1, 0.3, teacher, taught), expected)
+    assert not torch.allclose(expected, plain)
