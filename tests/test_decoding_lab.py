@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from tests.app_harness import translator
+from viz_model.lessons import decoding_lab
 from viz_model.lessons.decoding_lab import (
     LABEL_SMOOTHING,
     compare_forcing,
@@ -105,6 +106,39 @@ def test_the_loss_shown_is_cross_entropy_with_and_without_label_smoothing():
     assert found.loss.nll == pytest.approx(F.cross_entropy(logits, target).item(), abs=1e-5)
     smoothed = F.cross_entropy(logits, target, label_smoothing=LABEL_SMOOTHING).item()
     assert found.loss.smoothed == pytest.approx(smoothed, abs=1e-5)
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_the_sidebars_trace_serves_the_passes_it_read_with_the_same_numbers(text, direction, monkeypatch):
+    tr = translator()
+    sidebar = tr.translate(text, direction)
+    passes, real = [], decoding_lab.build_trace
+
+    def counted(*args, **kwargs):
+        passes.append(1)
+        return real(*args, **kwargs)
+
+    for reference in (sidebar.output_tokens, [tok for tok in greedy_tokens(text, direction) if tok != EOS]):
+        fresh = compare_forcing(tr, text, direction, reference)
+        passes.clear()
+        monkeypatch.setattr(decoding_lab, "build_trace", counted)
+        reused = compare_forcing(tr, text, direction, reference, traced=sidebar.trace)
+        monkeypatch.undo()
+        # No pass runs for a side whose tokens the sidebar's trace read: none when greedy's are the beam's, else
+        # one (greedy's, which serves both sides when the reference is greedy's too).
+        greedy_is_beams = translator().words(greedy_tokens(text, direction)) == sidebar.output_tokens
+        assert len(passes) == (0 if greedy_is_beams else 1)
+        assert reused.divergence == fresh.divergence
+        assert reused.loss == fresh.loss
+        for a, b in zip(reused.forced + reused.free, fresh.forced + fresh.free, strict=True):
+            assert (a.fed, a.chosen, a.top) == (b.fed, b.chosen, b.top)
+            np.testing.assert_array_equal(a.cross, b.cross)
+    # A trace of another sentence is not taken for this one's.
+    other = tr.translate("I love hot pot.", "en2zh").trace
+    assert (
+        compare_forcing(tr, text, direction, sidebar.output_tokens, traced=other).loss
+        == compare_forcing(tr, text, direction, sidebar.output_tokens).loss
+    )
 
 
 def test_a_typed_reference_is_checked():

@@ -210,11 +210,13 @@ def lesson_answer(text: str, direction: str, name: str) -> Question:
 def _forcing(
     directory: str, text: str, direction: str, reference: tuple[str, ...], greedy: tuple[str, ...]
 ) -> ForcingComparison:
-    return compare_forcing(_load_translator(directory), text, direction, reference, greedy)
+    sidebar = _translate(directory, text, direction, _normalised(DEFAULT_SEARCH))  # cached: its trace is reused
+    return compare_forcing(_load_translator(directory), text, direction, reference, greedy, sidebar.trace)
 
 
 def forcing(text: str, direction: str, reference) -> ForcingComparison:
-    """Teacher forcing on `reference` (tokens) beside free running (greedy search's), cached."""
+    """Teacher forcing on `reference` (tokens) beside free running (greedy search's), cached; no pass runs for a
+    side whose tokens are the sidebar's translation (its trace serves)."""
     return _forcing(str(model_dir()), text, direction, tuple(reference), tuple(greedy_tokens(text, direction)))
 
 

@@ -95,33 +95,26 @@ def _step(trace: TranslationTrace, t: int, writable: np.ndarray, chosen_id: int 
     )
 
 
-def forcing_loss(
-    translator: Translator,
-    source_ids: list[int],
-    target_ids: list[int],
-    smoothing: float = LABEL_SMOOTHING,
-    encoded: tuple | None = None,
-) -> ForcingLoss:
-    """The training loss of one pair, its terms written out (the oracle is F.cross_entropy: tests). `encoded`:
-    `model.encode`'s result for these source ids, when the caller has it."""
-    model, tokenizer = translator.model, translator.tokenizer
-    predicted = list(target_ids) + [tokenizer.eos_id]
-    with torch.inference_mode():
-        memory, allowed, _ = encoded or model.encode(torch.tensor([source_ids]))
-        logits, _ = model.decode(torch.tensor([[tokenizer.bos_id] + list(target_ids)]), memory, allowed)
-    log_p = logits[0].double().log_softmax(-1)  # (T, V)
-    picked = log_p[torch.arange(len(predicted)), torch.tensor(predicted)]
+def forcing_loss(trace: TranslationTrace, smoothing: float = LABEL_SMOOTHING) -> ForcingLoss:
+    """The training loss of the pair a teacher-forced trace read, its terms written out (the oracle is
+    F.cross_entropy: tests)."""
+    picked = trace.predicted_log_probs  # (T,) ln p(y_t)
     nll = float(-picked.mean())
-    uniform = float(-log_p.mean(-1).mean())
+    uniform = float(-trace.mean_log_probs.mean())
     return ForcingLoss(
-        tokenizer.tokens(predicted),
+        list(trace.predicted_tokens),
         picked.tolist(),
         nll,
         uniform,
         smoothing,
         (1 - smoothing) * nll + smoothing * uniform,
-        log_p.shape[-1],
+        trace.next_token_probs.shape[-1],
     )
+
+
+def _read(trace: TranslationTrace) -> tuple[int, ...]:
+    """The target ids a teacher-forced trace read (without <bos>/<eos>)."""
+    return tuple(int(i) for i in trace.target_ids[1:])
 
 
 def compare_forcing(
@@ -130,6 +123,7 @@ def compare_forcing(
     direction: str,
     reference: Sequence[str],
     greedy: Sequence[str] | None = None,
+    traced: TranslationTrace | None = None,
 ) -> ForcingComparison:
     """Teacher forcing on `reference` (tokens) beside free running, for one source sentence.
 
@@ -137,25 +131,33 @@ def compare_forcing(
     steps' numbers come from one pass over what it wrote: the decoder is causal, so position t of that pass
     computes exactly what step t computed while writing (a test checks it against the cached step-by-step
     decoder, to 1e-5), at the cost of one pass instead of one per step. `greedy`: greedy search's tokens for
-    this sentence, when the caller has them (else it searches)."""
+    this sentence, when the caller has them (else it searches). `traced`: a trace of this sentence the
+    caller has (the sidebar's, of the beam's translation), which serves as either pass whose tokens it read.
+    """
     model, tokenizer = translator.model, translator.tokenizer
     source = translator.encode(text, direction)
     reference_ids = tokenizer.ids(list(reference)[: model.config.max_len - 1])
-    with torch.inference_mode():
-        encoded = model.encode(torch.tensor([source.ids]), record=True)
+    known = {} if traced is None or traced.source_ids.tolist() != source.ids else {_read(traced): traced}
+    encoded = []  # the encoder's pass, run once and only if a pass is not known
+
+    def teacher_forced(target_ids: list[int]) -> TranslationTrace:
+        if tuple(target_ids) not in known:
+            if not encoded:
+                with torch.inference_mode():
+                    encoded.append(model.encode(torch.tensor([source.ids]), record=True))
+            known[tuple(target_ids)] = build_trace(
+                model, tokenizer, source.ids, target_ids, source.labels, encoded=encoded[0]
+            )
+        return known[tuple(target_ids)]
+
     writable = _writable(translator, source.ids).numpy()
     vocab = tokenizer.vocab
-    trace = build_trace(model, tokenizer, source.ids, reference_ids, source.labels, encoded=encoded)
+    trace = teacher_forced(reference_ids)
     targets = reference_ids + [tokenizer.eos_id]
     forced = [_step(trace, t, writable, targets[t], vocab) for t in range(len(targets))]
     written = list(greedy or translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens)
     words = translator.words(written)
-    same = tokenizer.ids(words) == reference_ids  # forcing the model's own output: one pass serves both sides
-    free_trace = (
-        trace
-        if same
-        else build_trace(model, tokenizer, source.ids, tokenizer.ids(words), source.labels, encoded=encoded)
-    )
+    free_trace = teacher_forced(tokenizer.ids(words))  # the model's own output forced: one pass serves both
     free = [_step(free_trace, t, writable, None, vocab) for t in range(min(len(written), len(words) + 1))]
     divergence = next(
         (t for t in range(min(len(forced), len(free))) if free[t].top[0][0] != forced[t].chosen),
@@ -167,7 +169,7 @@ def compare_forcing(
         forced,
         free,
         trace.attention_stack("decoder_self"),
-        forcing_loss(translator, source.ids, reference_ids, encoded=encoded),
+        forcing_loss(trace),
         divergence,
     )
 

@@ -148,6 +148,10 @@ class TranslationTrace:
     decoder_layers: list[LayerTrace]
     decoder_output: np.ndarray  # (T, d) before the output projection
     next_token_probs: np.ndarray  # (T, V)
+    # In float64 from the logits, where float32 probabilities would round a rare token's to 0: training's
+    # loss (its label smoothing averages ln p over the whole vocabulary) is read off a trace, not recomputed.
+    predicted_log_probs: np.ndarray  # (T,) ln p of each predicted token
+    mean_log_probs: np.ndarray  # (T,) mean over the vocabulary of ln p
     source_labels: list[str] | None = None  # (S,) source tokens for display: unknown words as typed
 
     def __post_init__(self):
@@ -204,6 +208,8 @@ def build_trace(
             raise ValueError("`encoded` is not a recorded encoder pass over these source ids")
         logits, dec = model.decode(torch.tensor([decoder_input]), memory, source_allowed, record=True)
     scale = float(np.sqrt(model.config.d_model))
+    predicted_ids = list(target_ids) + [tokenizer.eos_id]
+    log_p = logits[0].double().log_softmax(-1)  # (T, V)
     src_tok, src_pe = _np(enc["token_embeddings"][0]), _np(enc["positional"])
     tgt_tok, tgt_pe = _np(dec["token_embeddings"][0]), _np(dec["positional"])
     trace = TranslationTrace(
@@ -211,8 +217,8 @@ def build_trace(
         source_ids=np.asarray(source_ids),
         target_tokens=tokenizer.tokens(decoder_input),
         target_ids=np.asarray(decoder_input),
-        predicted_tokens=tokenizer.tokens(list(target_ids) + [tokenizer.eos_id]),
-        predicted_ids=np.asarray(list(target_ids) + [tokenizer.eos_id]),
+        predicted_tokens=tokenizer.tokens(predicted_ids),
+        predicted_ids=np.asarray(predicted_ids),
         embedding_scale=scale,
         source_embeddings=src_tok,
         source_positional=src_pe,
@@ -225,6 +231,8 @@ def build_trace(
         decoder_layers=_layer_traces(dec["layers"], "decoder_self"),
         decoder_output=_np(dec["output"][0]),
         next_token_probs=_np(logits[0].softmax(-1)),
+        predicted_log_probs=log_p[torch.arange(len(predicted_ids)), torch.tensor(predicted_ids)].numpy(),
+        mean_log_probs=log_p.mean(-1).numpy(),
         source_labels=source_labels,
     )
     return trace
