@@ -12,7 +12,7 @@ from tests.app_harness import decode, errors, figure, heatmap_panels, open_app, 
 from viz_model.lessons.decoding_lab import compare_forcing, compare_strategies, one_word_changed, step_distribution
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.tokenizer import EOS
-from viz_model.model.translator import SearchSettings
+from viz_model.model.translator import SearchSettings, Translator
 
 PAGE = "pages/decoding.py"
 TEXT, DIRECTION = "The little girl put her new red umbrella next to the old wooden door.", "en2zh"
@@ -110,6 +110,30 @@ def test_every_strategy_is_listed_as_the_lesson_computes_it(lang):
     # Draw again: the next seed, in the link.
     at.button(key="decoding.resample").click().run()
     assert errors(at) == [] and at.query_params["seed"] == "8"
+
+
+def test_the_strategies_beam_at_the_sidebars_settings_is_the_sidebars_search(monkeypatch):
+    beams = []
+    real = Translator.search
+
+    def counted(self, text, direction, settings):
+        if settings.beam_width > 1:
+            beams.append(settings.beam_width)
+        return real(self, text, direction, settings)
+
+    monkeypatch.setattr(Translator, "search", counted)
+    text = "My grandmother grows tomatoes and beans in her small garden."  # in no other test: nothing cached
+    at = open_app(PAGE, text=text, section="tab_strategies", n="2")
+    assert errors(at) == []
+    assert beams == []  # the sidebar translated it (Translator.translate); the strategies reused that search
+    monkeypatch.undo()
+    found = compare_strategies(translator(), text, DIRECTION, 4, 0.75, SamplingSettings(samples=2))
+    monkeypatch.setattr(Translator, "search", counted)
+    shown = table(at, "decoding.col_output", "en")
+    assert list(shown[t("decoding.col_output", "en")]) == [o.text or "∅" for o in found.outputs]
+    at.session_state["width"] = 3  # another width: its own search
+    at.run()
+    assert errors(at) == [] and beams == [3]
 
 
 def test_top_k_one_says_sampling_is_greedy():

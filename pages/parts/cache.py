@@ -231,7 +231,14 @@ def greedy_tokens(text: str, direction: str) -> list[str]:
 def _strategies(
     directory: str, text: str, direction: str, width: int, alpha: float, sampling: SamplingSettings, reference: str
 ) -> StrategyComparison:
-    return compare_strategies(_load_translator(directory), text, direction, width, alpha, sampling, reference)
+    def searched(settings: SearchSettings) -> SearchRecord:  # cached: the sidebar's settings give its own search
+        settings = _normalised(settings)
+        if settings == _normalised(DEFAULT_SEARCH):
+            return _translate(directory, text, direction, settings).record
+        return _search(directory, text, direction, settings)
+
+    translator = _load_translator(directory)
+    return compare_strategies(translator, text, direction, width, alpha, sampling, reference, searched)
 
 
 def strategies(

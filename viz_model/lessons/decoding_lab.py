@@ -8,7 +8,7 @@ the first step where the model's choice and the reference differ they read diffe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +17,7 @@ import torch
 from viz_model.model.decoding import DEFAULT_LENGTH_PENALTY, largest
 from viz_model.model.detokenize import detokenize
 from viz_model.model.sampling import DEFAULT_SAMPLING, Cut, SamplingSettings, cut_distribution, sample
+from viz_model.model.search_record import SearchRecord
 from viz_model.model.tokenizer import DIRECTIONS, EOS, is_punctuation
 from viz_model.model.trace import TranslationTrace, build_trace
 from viz_model.model.translator import SearchSettings, Translator, normalise_direction, text_script
@@ -257,16 +258,18 @@ def compare_strategies(
     length_penalty: float = DEFAULT_LENGTH_PENALTY,
     sampling: SamplingSettings = DEFAULT_SAMPLING,
     reference_text: str = "",
+    search: Callable[[SearchSettings], SearchRecord] | None = None,
 ) -> StrategyComparison:
     """Greedy, beam k with α, and seeded samples of one sentence, each scored by the model and (when a
-    reference is given) by BLEU and chrF."""
+    reference is given) by BLEU and chrF. `search`: how the caller runs this sentence's searches (the app's
+    is cached, so the beam at the sidebar's settings is the sidebar's); default Translator.search."""
     direction = normalise_direction(direction)
     target = DIRECTIONS[direction][1]
     settings = sampling.clamped(len(translator.tokenizer))
+    search = search or (lambda how: translator.search(text, direction, how))
     rows = []
     for strategy, width in (("greedy", 1), ("beam", beam_width)):
-        best = translator.search(text, direction, SearchSettings(beam_width=width, length_penalty=length_penalty))
-        h = best.hypotheses[0]
+        h = search(SearchSettings(beam_width=width, length_penalty=length_penalty)).hypotheses[0]
         rows.append((strategy, 0, h.tokens, h.log_prob, h.score))
     source = translator.encode(text, direction)
     samples = sample(translator.model, translator.tokenizer, source.ids, settings, length_penalty)
