@@ -16,7 +16,8 @@ from tests.app_harness import errors, open_app, translator
 from tests.test_experiment import head_zeroed_by_hook
 from viz_model.lessons import lesson
 from viz_model.lessons.lesson import STEPS, answered, look_values, question_for, view_params
-from viz_model.model.tokenizer import EOS
+from viz_model.model.detokenize import detokenize
+from viz_model.model.tokenizer import DIRECTIONS, EOS
 from viz_model.model.translator import SearchSettings
 
 SENTENCES = [
@@ -124,16 +125,17 @@ def test_the_head_off_question_is_asked_before_the_model_is_re_run(monkeypatch):
     assert answered(a, translator(), text, direction) is a and len(runs) == 1
 
 
-def test_the_bleu_question_against_sacrebleu():
+@pytest.mark.parametrize("text, direction", SENTENCES)  # greedy read off the beam (the second), or searched
+def test_the_bleu_question_against_sacrebleu(text, direction):
     import sacrebleu
 
-    text, direction = SENTENCES[0]
     q, tr = asked("metrics", text, direction)
-    scores = [sacrebleu.sentence_bleu(o, [q.values["reference"]], tokenize="zh").score for o in q.options[:2]]
+    tokenize = "zh" if direction == "en2zh" else "13a"
+    scores = [sacrebleu.sentence_bleu(o, [q.values["reference"]], tokenize=tokenize).score for o in q.options[:2]]
     right = 2 if scores[0] == scores[1] else int(scores[1] > scores[0])
     assert q.answers == {right}
     greedy = translator().search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
-    assert q.options[0] == "".join(tok for tok in greedy if tok != EOS)
+    assert q.options[0] == detokenize([tok for tok in greedy if tok != EOS], DIRECTIONS[direction][1])
 
 
 def test_a_question_that_cannot_be_asked_gives_way_to_the_next_sensible_one():

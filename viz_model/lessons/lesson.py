@@ -269,7 +269,11 @@ def bleu_question(translator: Translator, t: Translation, text: str, direction: 
     target = DIRECTIONS[direction][1]
     corpus = find_reference(text, direction)
     reference = corpus or t.output_text
-    greedy = translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    # Read off the sidebar's beam when it kept greedy's every prefix (186 of 200 development sentences).
+    greedy = (
+        t.record.greedy_path(EOS)
+        or translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    )
     drawn = sample(translator.model, translator.tokenizer, t.source.ids, SamplingSettings(samples=1, seed=1), 0.75)
     texts = [detokenize([x for x in tokens if x != EOS], target) for tokens in (greedy, drawn[0].tokens)]
     scores = [sentence_scores(candidate, reference, target)[0] for candidate in texts]
