@@ -269,3 +269,24 @@ def test_training_loss_mixes_cross_entropy_with_the_starting_models_distribution
     expected = mixed[targets != 0].mean()
     assert torch.allclose(training_loss(logits, targets, 0, 0.1, 0.3, teacher, taught), expected)
     assert not torch.allclose(expected, plain)
+
+
+def test_only_pairs_the_starting_model_learnt_are_taught_by_it():
+    from viz_model.model.config import ModelConfig
+    from viz_model.model.transformer import Transformer
+    from viz_model.training.continuation import _teacher_view
+    from viz_model.training.examples import Example
+
+    teacher = Transformer(ModelConfig(vocab_size=20, d_model=16, n_heads=2, d_ff=32)).eval()
+    batch = [
+        Example([5, 6, 2], [7, 8], "en2zh"),  # learnt
+        Example([5, 9, 2], [10, 11], "en2zh"),  # an added pair's target: learnt from its reference alone
+        Example([5, 21, 2], [7, 8], "en2zh"),  # a token the starting vocabulary lacks
+    ]
+    src = torch.tensor([e.source_ids for e in batch])
+    dec_in = torch.tensor([[1, *e.target_ids] for e in batch])
+    taught, logits = _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.5)
+    assert taught.tolist() == [True, False, False]
+    with torch.inference_mode():
+        assert torch.equal(logits, teacher(src[:1], dec_in[:1]))
+    assert _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.0) == (None, None)
