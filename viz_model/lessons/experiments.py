@@ -95,7 +95,7 @@ def switch_off(
     decode_mode = "zero" if mode == "mean" and any(kind != "encoder_self" for kind, _, _ in heads) else mode
     gates = gates_for(heads, translator.config)
     before = before or translator.translate(text, direction)
-    log_probs_before = np.log(np.clip(before.trace.chosen_token_probs.astype(np.float64), 1e-30, 1.0))
+    log_probs_before = before.trace.predicted_log_probs
     if not heads:  # nothing switched off: the model as shipped, not run again
         return SwitchOff(
             heads, mode, decode_mode, before, before, before.trace.predicted_tokens, *[log_probs_before] * 2

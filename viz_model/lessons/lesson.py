@@ -348,7 +348,7 @@ def look_values(step: LessonStep, translator: Translator, t: Translation) -> dic
         record = t.record
         return {"k": record.beam_width, "steps": len(record.steps), "scored": record.candidates_scored}
     if name == "metrics":
-        log_p = np.log(np.clip(trace.chosen_token_probs, 1e-30, 1.0))
+        log_p = trace.predicted_log_probs
         return {"ppl": f"{float(np.exp(-log_p.mean())):.2f}", "n": len(log_p)}
     return {}
 
