@@ -204,6 +204,7 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
         classics_repeats=1,
         course_repeats=1,
         coreference_repeats=1,
+        distillation=0.5,  # the starting model's teaching is deterministic too
     )
     runs = [
         continue_training(checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False)[0]
