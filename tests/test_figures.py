@@ -369,3 +369,23 @@ def test_a_legend_on_top_sits_below_the_toolbar_band(height):
     assert legend.orientation == "h" and legend.yref == "container" and legend.yanchor == "top"
     assert legend.y * height == pytest.approx(height - TOOLBAR_PX)  # its top edge, in px from the bottom
     assert_sends_what_plotly_would_validate(fig)
+
+
+def test_a_shaded_tables_cells_follow_the_weight_scale():
+    from plotly.colors import hex_to_rgb, label_rgb
+
+    from viz_model.figures.look import WEIGHT_SCALE
+
+    def rgb(colour: str) -> str:
+        return label_rgb(hex_to_rgb(colour)) if colour.startswith("#") else colour.replace(" ", "")
+
+    cells = figures.weight_cells(np.array([[0.0, 0.2], [0.4, 0.8]]))
+    assert cells.shape == (2, 2)
+    lowest, highest = WEIGHT_SCALE[0][1], WEIGHT_SCALE[-1][1]
+
+    def background(cell: str) -> str:
+        return rgb(cell.split(";")[0].removeprefix("background-color: "))
+
+    assert background(cells[0, 0]) == rgb(lowest)  # 0: the scale's lightest
+    assert background(cells[1, 1]) == rgb(highest)  # the largest weight: the darkest
+    assert cells[1, 1].endswith("color: #ffffff") and cells[0, 0].endswith("color: #222222")

@@ -4,6 +4,7 @@ and one step's next-token distribution cut by temperature, top-k and top-p."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from pages.parts.cache import forcing, greedy_tokens, ngram_counts, strategies, translator
@@ -13,6 +14,7 @@ from pages.parts.state import catalogue_labels, presenting, tr
 from pages.parts.text import md, tokens_text
 from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step
 from viz_model import figures
+from viz_model.figures.look import short_label
 from viz_model.lessons.decoding_lab import (
     LABEL_SMOOTHING,
     REFERENCES,
@@ -145,20 +147,21 @@ def _step_view(side: str, steps, step: int) -> None:
 
 
 def _cross_rows(found: ForcingComparison, step: int, layer: int) -> None:
-    """This step's cross-attention row on each side: where in the source each decoder looks as it chooses."""
+    """This step's cross-attention row on each side: where in the source each decoder looks as it chooses.
+    A shaded table, not a heatmap: two rows read as well, and the chart was a fifth of the page's time for
+    a new sentence (the browser drawing it)."""
     both = (("forced", found.forced), ("free", found.free))
     sides = [(side, steps[step]) for side, steps in both if step < len(steps)]
+    weights = np.stack([now.cross[layer].mean(0) for _, now in sides])  # (sides, S), the heads' mean
+    frame = pd.DataFrame(
+        weights,
+        index=[tr(f"decoding.row_{side}", token=now.fed) for side, now in sides],
+        columns=[f"{i}:{short_label(tok)}" for i, tok in enumerate(found.source_labels)],
+    )
     _, x_title = axis_titles("cross")
-    chart(
-        figures.heatmaps(
-            np.stack([now.cross[layer].mean(0) for _, now in sides]),
-            [tr(f"decoding.row_{side}", token=figures.escape_label(now.fed)) for side, now in sides],
-            figures.token_labels(found.source_labels),
-            y_title="", x_title=x_title, value_name=tr("axis.weight"),
-            panel_titles=[tr("decoding.cross_title", step=step + 1, layer=layer + 1)], height=330,
-        ),
-        key="decoding.cross",
-    )  # fmt: skip
+    st.markdown(f"**{tr('decoding.cross_title', step=step + 1, layer=layer + 1)}**")
+    st.table(frame.style.format("{:.2f}").apply(lambda _: figures.weight_cells(weights), axis=None))
+    st.caption(f"{x_title} · {tr('axis.weight')}")
 
 
 def _steps_table(found: ForcingComparison) -> None:

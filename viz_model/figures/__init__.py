@@ -28,6 +28,7 @@ from .look import (
     token_labels,
     unvalidated,
     values_fit,
+    weight_cells,
 )
 from .roles import RoleCell, role_grid
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
@@ -69,5 +70,6 @@ __all__ = [
     "unvalidated",
     "token_labels",
     "values_fit",
+    "weight_cells",
     "vector_moves",
 ]
