@@ -375,13 +375,7 @@ def main(argv=None):
         default=None,
         help="continue this trained model (e.g. assets/model) with the classics and coreference by kind added",
     )
-    parser.add_argument(
-        "--distillation",
-        type=float,
-        default=0.0,
-        help="with --continue-from: the share of each learnt pair's loss taken from the starting model's own "
-        "next-token distribution (ContinuationConfig.distillation)",
-    )
+    parser.add_argument("--distillation", type=float, default=0.0, help="ContinuationConfig.distillation")
     args = parser.parse_args(argv)
     if args.continue_from is not None:
         from .continuation import main_continue
