@@ -358,9 +358,7 @@ def main(argv=None):
         help="PyTorch threads (1 when another job shares the machine: two threads on one free "
         "core slow each step several-fold)",
     )
-    parser.add_argument(
-        "--train-pairs", type=int, default=None, help="a seeded sample of this many training pairs (quick trials)"
-    )
+    parser.add_argument("--train-pairs", type=int, default=None, help="a seeded sample of this many pairs (trials)")
     parser.add_argument("--out", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument("--no-eval", action="store_true", help="skip the test-set evaluation (quick trials)")
     parser.add_argument(
