@@ -287,3 +287,15 @@ def test_greedy_path_is_none_where_the_beam_pruned_greedys_prefix():
 def test_most_greedy_paths_are_read_off_the_beam():
     read = [translator().search(text, direction).greedy_path(EOS) is not None for text, direction in GREEDY_CHECK]
     assert sum(read) >= len(read) // 2, read  # else free running would search again for most sentences
+
+
+@pytest.mark.parametrize("text, direction", SENTENCES)
+def test_greedy_read_off_the_beam_or_searched_is_greedy_searchs(text, direction):
+    tr = translator()
+    beam = tr.translate(text, direction).record
+    assert tr.greedy(text, direction, beam) == greedy_tokens(text, direction)
+    assert tr.greedy(text, direction) == greedy_tokens(text, direction)
+    asked = []
+    tr.greedy(text, direction, beam, lambda how: asked.append(how) or tr.search(text, direction, how))
+    # The caller's search runs only where the beam dropped greedy's path (the first sentence).
+    assert [how.beam_width for how in asked] == ([] if beam.greedy_path(EOS) else [1])

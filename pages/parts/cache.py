@@ -43,7 +43,6 @@ from viz_model.model.pretrained import (
 )
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.search_record import SearchRecord
-from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import DEFAULT_SEARCH, SearchSettings, Translation, Translator
 
 MODEL_DIR_ENV = "ATTENTION_LAB_MODEL_DIR"  # tests point the app at another model directory
@@ -221,10 +220,8 @@ def forcing(text: str, direction: str, reference) -> ForcingComparison:
 
 
 def greedy_tokens(text: str, direction: str) -> list[str]:
-    """What greedy search writes (<eos> included): read off the sidebar's beam search when that search kept
-    greedy's every prefix (186 of 200 development sentences), else searched (cached)."""
-    path = translate(text, direction).record.greedy_path(EOS)
-    return path if path is not None else search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
+    """What greedy search writes (<eos> included): read off the sidebar's beam search, else searched (cached)."""
+    return translator().greedy(text, direction, translate(text, direction).record, lambda s: search(text, direction, s))
 
 
 @st.cache_data(max_entries=TRANSLATION_CACHE_ENTRIES, show_spinner=False)

@@ -24,7 +24,7 @@ from viz_model.lessons.similarity import cosine_similarity, scaled_dot_similarit
 from viz_model.model.detokenize import detokenize
 from viz_model.model.sampling import SamplingSettings, sample
 from viz_model.model.tokenizer import DIRECTIONS, EOS, TARGET_TAG, is_punctuation
-from viz_model.model.translator import SearchSettings, Translation, Translator
+from viz_model.model.translator import Translation, Translator
 
 MAX_OPTIONS = 6  # choices offered for "which token …?" questions
 
@@ -269,11 +269,7 @@ def bleu_question(translator: Translator, t: Translation, text: str, direction: 
     target = DIRECTIONS[direction][1]
     corpus = find_reference(text, direction)
     reference = corpus or t.output_text
-    # Read off the sidebar's beam when it kept greedy's every prefix (186 of 200 development sentences).
-    greedy = (
-        t.record.greedy_path(EOS)
-        or translator.search(text, direction, SearchSettings(beam_width=1)).hypotheses[0].tokens
-    )
+    greedy = translator.greedy(text, direction, t.record)  # read off the sidebar's beam where it can be
     drawn = sample(translator.model, translator.tokenizer, t.source.ids, SamplingSettings(samples=1, seed=1), 0.75)
     texts = [detokenize([x for x in tokens if x != EOS], target) for tokens in (greedy, drawn[0].tokens)]
     scores = [sentence_scores(candidate, reference, target)[0] for candidate in texts]
