@@ -389,3 +389,14 @@ def test_a_shaded_tables_cells_follow_the_weight_scale():
     assert background(cells[0, 0]) == rgb(lowest)  # 0: the scale's lightest
     assert background(cells[1, 1]) == rgb(highest)  # the largest weight: the darkest
     assert cells[1, 1].endswith("color: #ffffff") and cells[0, 0].endswith("color: #222222")
+
+
+def test_a_one_or_two_row_heatmaps_colour_bar_has_room_for_its_ticks():
+    def bar(n: int) -> dict:
+        rows = [str(i) for i in range(n)]
+        values = np.linspace(-1, 1, n * 4).reshape(n, 4)
+        fig = figures.heatmaps(values, rows, list("wxyz"), y_title="", x_title="", value_name="ln p", signed=True)
+        return fig.to_dict()["layout"]["coloraxis"]["colorbar"]
+
+    assert bar(1)["nticks"] == 3 and bar(2)["nticks"] == 3
+    assert "nticks" not in bar(6)  # a taller panel keeps plotly's own ticks

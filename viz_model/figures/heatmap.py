@@ -146,6 +146,8 @@ def heatmaps(
         title=dict(text=escape_label(value_name), **(dict(side="right") if compact else {})),
         thickness=12 if compact else 14,
         outlinewidth=0,
+        # A panel of a row or two is about 100 px tall: plotly's five ticks would write over each other.
+        **(dict(nticks=3) if R == 1 and n <= 2 else {}),
     )
     traces, annotations = [], []
     layout = {
