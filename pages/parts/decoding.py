@@ -99,8 +99,9 @@ def forcing_part(text: str, direction: str) -> None:
         )  # fmt: skip
 
     def summary() -> None:  # the reference and where the two sides part: above the steps, or on a projector below
-        st.markdown(tr("decoding.reference_line", tokens=md(tokens_text(found.reference))))
-        (st.success if found.divergence is None else st.warning)(_divergence_note(found), icon=":material/call_split:")
+        reference = tr("decoding.reference_line", tokens=md(tokens_text(found.reference)))
+        alert = st.success if found.divergence is None else st.warning
+        alert(f"{reference}\n\n{_divergence_note(found)}", icon=":material/call_split:")
 
     if not presenting():
         summary()
@@ -126,14 +127,12 @@ def forcing_part(text: str, direction: str) -> None:
 
 def _step_view(side: str, steps, step: int) -> None:
     now = steps[step]
-    fed = tr("decoding.fed", tokens=md(tokens_text([s.fed for s in steps[: step + 1]])))
-    if not presenting():  # on a projector under the table, which then starts on the first screen
-        st.caption(fed)
     top = list(now.top)
     if now.chosen not in [tok for tok, _ in top]:  # the reference's token, outside the top 5: shown after them
         top.append((now.chosen, now.chosen_prob))
-    # A plain table, not a chart: the page redraws both sides on every step and every new sentence, and
-    # three charts cost the browser twice what one does.
+    # A plain table, not a chart, and what was fed written under it with the choice (one element, not two):
+    # the page redraws both sides on every step and every new sentence, and the browser's drawing is most of
+    # the time it takes.
     st.table(
         {
             tr("decoding.col_candidate"): [("➜ " if tok == now.chosen else "") + tok for tok, _ in top],
@@ -141,9 +140,8 @@ def _step_view(side: str, steps, step: int) -> None:
         },
         hide_index=True,
     )
-    if presenting():
-        st.caption(fed)
-    st.markdown(tr(f"decoding.chosen_{side}", token=md(now.chosen), p=f"{now.chosen_prob:.3f}"))
+    chosen = tr(f"decoding.chosen_{side}", token=md(now.chosen), p=f"{now.chosen_prob:.3f}")
+    st.markdown(f"{chosen}  \n{tr('decoding.fed', tokens=md(tokens_text([s.fed for s in steps[: step + 1]])))}")
 
 
 def _cross_rows(found: ForcingComparison, step: int, layer: int) -> None:
@@ -159,9 +157,9 @@ def _cross_rows(found: ForcingComparison, step: int, layer: int) -> None:
         columns=[f"{i}:{short_label(tok)}" for i, tok in enumerate(found.source_labels)],
     )
     _, x_title = axis_titles("cross")
-    st.markdown(f"**{tr('decoding.cross_title', step=step + 1, layer=layer + 1)}**")
+    title = tr("decoding.cross_title", step=step + 1, layer=layer + 1)
+    st.markdown(f"**{title}**  \n{x_title} · {tr('axis.weight')}")
     st.table(frame.style.format("{:.2f}").apply(lambda _: figures.weight_cells(weights), axis=None))
-    st.caption(f"{x_title} · {tr('axis.weight')}")
 
 
 def _steps_table(found: ForcingComparison) -> None:
@@ -208,19 +206,17 @@ def _loss(found: ForcingComparison) -> None:
     terms = " + ".join(
         f"ln {np.exp(lp):.3f}" if np.exp(lp) >= 1e-3 else f"ln {np.exp(lp):.3g}" for lp in loss.log_probs
     )
-    st.markdown(f"**{tr('decoding.loss_title')}**")
-    st.markdown(tr("decoding.loss_plain", terms=terms, n=len(loss.log_probs), value=f"{loss.nll:.4f}"))
-    st.markdown(
-        tr(
-            "decoding.loss_smoothed",
-            eps=f"{LABEL_SMOOTHING:g}",
-            keep=f"{1 - LABEL_SMOOTHING:g}",
-            nll=f"{loss.nll:.4f}",
-            uniform=f"{loss.uniform_term:.4f}",
-            V=f"{loss.vocab_size:,}",
-            value=f"{loss.smoothed:.4f}",
-        )  # fmt: skip
-    )
+    plain = tr("decoding.loss_plain", terms=terms, n=len(loss.log_probs), value=f"{loss.nll:.4f}")
+    smoothed = tr(
+        "decoding.loss_smoothed",
+        eps=f"{LABEL_SMOOTHING:g}",
+        keep=f"{1 - LABEL_SMOOTHING:g}",
+        nll=f"{loss.nll:.4f}",
+        uniform=f"{loss.uniform_term:.4f}",
+        V=f"{loss.vocab_size:,}",
+        value=f"{loss.smoothed:.4f}",
+    )  # fmt: skip
+    st.markdown(f"**{tr('decoding.loss_title')}**\n\n{plain}\n\n{smoothed}")  # one element: see _step_view
 
 
 # ---- every strategy on one sentence ------------------------------------------------------------------------
