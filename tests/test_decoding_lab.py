@@ -299,3 +299,46 @@ def test_greedy_read_off_the_beam_or_searched_is_greedy_searchs(text, direction)
     tr.greedy(text, direction, beam, lambda how: asked.append(how) or tr.search(text, direction, how))
     # The caller's search runs only where the beam dropped greedy's path (the first sentence).
     assert [how.beam_width for how in asked] == ([] if beam.greedy_path(EOS) else [1])
+
+
+@pytest.mark.parametrize("text, direction", GREEDY_CHECK)
+def test_greedy_hypothesis_read_off_the_beam_has_greedy_searchs_numbers(text, direction):
+    """Every strategy's greedy row reads its ln P and score off the beam's record where it can: they are greedy
+    search's own, at the beam's α."""
+    tr = translator()
+    for alpha in (0.0, 0.75):
+        record = tr.search(text, direction, SearchSettings(beam_width=4, length_penalty=alpha))
+        searched = tr.search(text, direction, SearchSettings(beam_width=1, length_penalty=alpha)).hypotheses[0]
+        read = tr.greedy_hypothesis(text, direction, record)
+        assert read.tokens == searched.tokens and read.length == searched.length
+        assert read.log_prob == pytest.approx(searched.log_prob, abs=1e-4)
+        assert read.score == pytest.approx(searched.score, abs=1e-4)
+        assert read.score == pytest.approx(read.log_prob / read.length**alpha)
+
+
+def test_draw_follows_the_distribution_and_never_draws_a_zero():
+    from viz_model.model.sampling import draw
+
+    probs = torch.tensor([0.0, 0.5, 0.0, 0.3, 0.15, 0.05, 0.0])
+    generator = torch.Generator().manual_seed(0)
+    n = 20_000
+    counts = np.bincount([draw(probs, generator) for _ in range(n)], minlength=len(probs))
+    assert counts[probs.numpy() == 0].sum() == 0
+    # Each share within 4 standard errors of its probability.
+    p = probs.numpy()
+    assert np.all(np.abs(counts / n - p) <= 4 * np.sqrt(p * (1 - p) / n) + 1e-12), counts / n
+    assert draw(torch.tensor([0.0, 0.0, 1.0]), generator) == 2
+
+
+@pytest.mark.parametrize("top_k", [1, 2, 3, 50])
+def test_top_k_alone_keeps_a_stable_sorts_first_k(top_k):
+    """Top-k without top-p picks its tokens without sorting the vocabulary: the same tokens as the first k of a
+    stable descending sort of the tempered distribution, blocked tokens never among them."""
+    logits = torch.randn(200, generator=torch.Generator().manual_seed(top_k))
+    logits[::7] = logits[3]  # ties, broken by index as a stable sort does
+    blocked = torch.zeros(200, dtype=torch.bool)
+    blocked[[3, 10, 11]] = True
+    cut = cut_distribution(logits, blocked, SamplingSettings(temperature=0.7, top_k=top_k))
+    tempered = (logits / 0.7).masked_fill(blocked, float("-inf")).softmax(-1)
+    order = [i for i in np.argsort(-tempered.numpy(), kind="stable") if not blocked[i]][:top_k]
+    assert set(torch.nonzero(cut.kept).flatten().tolist()) == set(order)

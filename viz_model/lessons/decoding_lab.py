@@ -267,10 +267,9 @@ def compare_strategies(
     target = DIRECTIONS[direction][1]
     settings = sampling.clamped(len(translator.tokenizer))
     search = search or (lambda how: translator.search(text, direction, how))
-    rows = []
-    for strategy, width in (("greedy", 1), ("beam", beam_width)):
-        h = search(SearchSettings(beam_width=width, length_penalty=length_penalty)).hypotheses[0]
-        rows.append((strategy, 0, h.tokens, h.log_prob, h.score))
+    beam = search(SearchSettings(beam_width=beam_width, length_penalty=length_penalty))
+    greedy = translator.greedy_hypothesis(text, direction, beam, search)  # read off the beam where it can be
+    rows = [(name, 0, h.tokens, h.log_prob, h.score) for name, h in (("greedy", greedy), ("beam", beam.hypotheses[0]))]
     source = translator.encode(text, direction)
     samples = sample(translator.model, translator.tokenizer, source.ids, settings, length_penalty)
     rows += [("sample", i + 1, s.tokens, s.log_prob, s.score) for i, s in enumerate(samples)]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .decoding import largest
 from .search_record import length_normalised_score
 from .tokenizer import Tokenizer
 from .transformer import Transformer
@@ -77,13 +78,22 @@ def cut_distribution(logits: torch.Tensor, blocked: torch.Tensor, settings: Samp
         tempered[logits.argmax()] = 1.0
     else:
         tempered = (logits / settings.temperature).softmax(-1)
-    order = tempered.argsort(descending=True, stable=True)
-    rank = torch.empty_like(order)
-    rank[order] = torch.arange(order.numel())
     writable = ~blocked
-    kept_by_k = writable & (rank < settings.top_k) if settings.top_k > 0 else writable.clone()
-    masked = torch.where(kept_by_k, tempered, torch.zeros_like(tempered))
+    kept_by_k = writable.clone()
+    # The vocabulary is sorted only for the cut that needs it: a sort of (V,) for each sample at each step was
+    # a quarter of the samples' time.
+    if 0 < settings.top_k < writable.sum() and settings.top_p >= 1.0:
+        kept_by_k = torch.zeros_like(writable)
+        kept_by_k[torch.from_numpy(largest(tempered.masked_fill(blocked, -1.0).numpy(), settings.top_k))] = True
+    elif settings.top_k > 0 or settings.top_p < 1.0:
+        order = tempered.argsort(descending=True, stable=True)
+        rank = torch.empty_like(order)
+        rank[order] = torch.arange(order.numel())
+        if settings.top_k > 0:
+            kept_by_k &= rank < settings.top_k
+    kept = kept_by_k
     if settings.top_p < 1.0:
+        masked = torch.where(kept_by_k, tempered, torch.zeros_like(tempered))
         sorted_probs = masked[order]
         mass = sorted_probs.sum()
         cumulative = sorted_probs.cumsum(0) / mass
@@ -94,11 +104,21 @@ def cut_distribution(logits: torch.Tensor, blocked: torch.Tensor, settings: Samp
         in_nucleus = torch.zeros_like(kept_by_k)
         in_nucleus[order] = inside
         kept = kept_by_k & in_nucleus
-    else:
-        kept = kept_by_k
     final = torch.where(kept, tempered, torch.zeros_like(tempered))
     final = final / final.sum()
     return Cut(model_probs, tempered, kept_by_k, kept, final)
+
+
+def draw(probs: torch.Tensor, generator: torch.Generator) -> int:
+    """One index drawn from `probs` (V,) (summing to 1, zeros never drawn) by inverse transform sampling: the
+    first index whose cumulative probability exceeds a uniform draw. One cumulative sum of the vocabulary,
+    where torch.multinomial over it took a sixth of the samples' time."""
+    cumulative = probs.double().cumsum(0)
+    u = torch.rand((), dtype=torch.float64, generator=generator) * cumulative[-1]
+    index = int(torch.searchsorted(cumulative, u, right=True))
+    if index >= probs.numel():  # u rounded up to the total: the last index that can be drawn
+        index = int(torch.nonzero(probs)[-1])
+    return index
 
 
 @dataclass
@@ -146,7 +166,7 @@ def sample(
             if done[i]:
                 continue
             cut = cut_distribution(logits[i], blocked, settings)
-            token = int(torch.multinomial(cut.final, 1, generator=generator))
+            token = draw(cut.final, generator)
             ids[i].append(token)
             log_probs[i] += float(own[i, token])
             kept_counts[i].append(cut.kept_count)

@@ -107,20 +107,29 @@ class SearchRecord:
 
     def greedy_path(self, eos: str) -> list[str] | None:
         """The tokens greedy search would write (`eos` included), read off this record when the search kept
-        greedy's every prefix: from the empty prefix, the most probable child of each node, while that child
-        was kept to be extended. None when greedy's path leaves the beam (a greedy prefix pruned, or the search
-        ended first), or never writes `eos` in the record: greedy search must then run itself."""
+        greedy's every prefix; None when it must run itself (see `greedy_hypothesis`)."""
+        found = self.greedy_hypothesis(eos)
+        return None if found is None else found.tokens
+
+    def greedy_hypothesis(self, eos: str) -> Hypothesis | None:
+        """What greedy search would return, read off this record when the search kept greedy's every prefix:
+        from the empty prefix, the most probable child of each node, while that child was kept to be
+        extended; its score with this record's α. None when greedy's path leaves the beam (a greedy prefix
+        pruned, or the search ended first), or never writes `eos` in the record."""
         children: dict[int | None, Candidate] = {}
         for step in self.steps:
             for c in step.candidates:  # ranked best first: a node's first child is its most probable
                 if c.parent not in children or c.prob > children[c.parent].prob:
                     children[c.parent] = c
-        path, parent = [], None
+        path: list[Candidate] = []
+        parent = None
         while parent in children:
             best = children[parent]
-            path.append(best.token)
+            path.append(best)
             if best.token == eos:
-                return path
+                return Hypothesis(
+                    [c.token for c in path], best.cumulative_log_prob, best.length, best.score, True, best.hypothesis
+                )
             if best.status != "kept":
                 return None
             parent = best.hypothesis

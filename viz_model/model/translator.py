@@ -18,7 +18,7 @@ from . import checkpoint
 from .config import ModelConfig
 from .decoding import DEFAULT_LENGTH_PENALTY, SequenceScore, beam_search, score_target
 from .detokenize import detokenize
-from .search_record import SearchRecord
+from .search_record import Hypothesis, SearchRecord
 from .tokenizer import DIRECTIONS, EOS, Tokenized, Tokenizer, contains_chinese
 from .trace import TranslationTrace, build_trace
 from .transformer import Transformer
@@ -150,14 +150,25 @@ class Translator:
         beam: SearchRecord | None = None,
         search: Callable[[SearchSettings], SearchRecord] | None = None,
     ) -> list[str]:
-        """What greedy search writes (<eos> included): read off `beam`, a beam search of this sentence, when it
-        kept greedy's every prefix (186 of 200 development sentences), else searched (by `search`, the
-        caller's cached one, if given)."""
-        path = beam.greedy_path(EOS) if beam is not None else None
-        if path is not None:
-            return path
-        greedy = SearchSettings(beam_width=1)
-        return (search(greedy) if search else self.search(text, direction, greedy)).hypotheses[0].tokens
+        """What greedy search writes (<eos> included); see `greedy_hypothesis`."""
+        return self.greedy_hypothesis(text, direction, beam, search).tokens
+
+    def greedy_hypothesis(
+        self,
+        text: str,
+        direction: str,
+        beam: SearchRecord | None = None,
+        search: Callable[[SearchSettings], SearchRecord] | None = None,
+    ) -> Hypothesis:
+        """Greedy search's output with its ln P and score (with `beam`'s α, else the default): read off `beam`,
+        a beam search of this sentence, when it kept greedy's every prefix (186 of 200 development sentences),
+        else searched (by `search`, the caller's cached one, if given)."""
+        found = beam.greedy_hypothesis(EOS) if beam is not None else None
+        if found is not None:
+            return found
+        alpha = beam.length_penalty_alpha if beam is not None else DEFAULT_SEARCH.length_penalty
+        greedy = SearchSettings(beam_width=1, length_penalty=alpha)
+        return (search(greedy) if search else self.search(text, direction, greedy)).hypotheses[0]
 
     def _search(self, source: Tokenized, settings: SearchSettings, encoded=None) -> SearchRecord:
         prefix_ids = [i for i in self.tokenizer.ids(settings.prefix) if i != self.tokenizer.unk_id]
