@@ -155,6 +155,27 @@ def test_one_steps_cut_is_the_lessons(lang):
     np.testing.assert_allclose(decode(bars[1]["y"]), shown.final, atol=1e-6)
 
 
+def test_a_samples_cut_follows_that_sample_and_greedys_draws_none(monkeypatch):
+    import viz_model.lessons.decoding_lab as lab
+
+    drawn = []
+    real = lab.sample
+    monkeypatch.setattr(lab, "sample", lambda *a, **k: drawn.append(a[3]) or real(*a, **k))
+    text = "The old fisherman told us a story about the sea."  # in no other test: nothing cached
+    at = open_app(PAGE, text=text, section="tab_cut", temp="1.3", n="3", seed="7", cstep="2")
+    assert errors(at) == [] and drawn == []  # greedy's path: the sidebar's, no sample drawn
+    at.session_state["path"] = "sample2"
+    at.run()
+    assert errors(at) == [] and len(drawn) == 1 and at.query_params["path"] == "sample2"
+    settings = SamplingSettings(1.3, 0, 1.0, 3, 7)
+    found = compare_strategies(translator(), text, DIRECTION, 4, 0.75, settings)
+    second = next(o.tokens for o in found.outputs if o.strategy == "sample" and o.number == 2)
+    shown = step_distribution(translator(), text, DIRECTION, second, 1, settings)
+    bars = figure(at, "decoding.cut")["data"]
+    np.testing.assert_allclose(decode(bars[0]["y"]), shown.model_probs, atol=1e-6)
+    assert shown.prefix == [tok for tok in second if tok != EOS][:1]
+
+
 @pytest.mark.parametrize(
     "params",
     [

@@ -291,16 +291,20 @@ def _strategies_table(found: StrategyComparison, reference: str, direction: str,
 def cut_part(text: str, direction: str) -> None:
     with settings_area():
         settings = sampling_controls(st)
-    found = strategies(text, direction, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, settings, "")
-    paths = {"greedy": found.outputs[0].tokens}
-    paths.update({f"sample{o.number}": o.tokens for o in found.outputs if o.strategy == "sample"})
-    names = list(paths)
+    names = ["greedy", *(f"sample{i}" for i in range(1, settings.samples + 1))]
     with settings_area():
         path = choice(
             st.segmented_control, tr("decoding.path"), names, "path",
             _path_label,
         )  # fmt: skip
-    tokens = paths[path]
+    # Greedy's path is the sidebar's (read off its beam); the samples are drawn only when one of them is
+    # followed, so the view opens without drawing any.
+    if path == "greedy":
+        tokens = greedy_tokens(text, direction)
+    else:
+        found = strategies(text, direction, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, settings, "")
+        number = int(path.removeprefix("sample"))
+        tokens = next(o.tokens for o in found.outputs if o.strategy == "sample" and o.number == number)
     step = time_step("cstep", len(tokens), tr("decoding.step"))
     shown = step_distribution(translator(), text, direction, tokens, step, settings)
     lead(tr("decoding.cut_prefix", tokens=md(tokens_text(["<bos>", *shown.prefix]))), as_caption=False)
