@@ -269,14 +269,16 @@ def _strategies_table(found: StrategyComparison, reference: str, direction: str,
         row = {
             tr("decoding.col_strategy"): _strategy_name(out.strategy, out.number, width),
             tr("decoding.col_output"): out.text or "∅",
-            "ln P": round(out.log_prob, 3),
+            "ln P": f"{out.log_prob:.3f}",  # written out: a plain table shows a float with four decimals
             "L": out.length,
-            tr("decoding.col_score"): round(out.score, 3),
+            tr("decoding.col_score"): f"{out.score:.3f}",
         }
         if scored:
-            row["BLEU"], row["chrF"] = round(out.bleu, 1), round(out.chrf, 1)
+            row["BLEU"], row["chrF"] = f"{out.bleu:.1f}", f"{out.chrf:.1f}"
         rows.append(row)
-    st.dataframe(rows, hide_index=True, key="decoding.strategies_table")
+    # A plain table, not the data grid: a handful of rows, and the grid's canvas costs the browser several
+    # times a table's drawing on every new sentence.
+    st.table(rows, hide_index=True)
     st.caption(tr("decoding.strategies_caption" if scored else "decoding.strategies_caption_no_reference"))
     if found.equals_greedy:
         st.info(tr(f"decoding.greedy_{found.equals_greedy}"), icon=":material/equal:")
