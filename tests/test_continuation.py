@@ -291,3 +291,45 @@ def test_only_pairs_the_starting_model_learnt_are_taught_by_it():
     with torch.inference_mode():
         assert torch.equal(logits, teacher(src[:1], dec_in[:1]))
     assert _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.0) == (None, None)
+
+
+def test_the_controls_leave_frozen_weights_and_train_on_the_from_scratch_split_alone(tmp_path):
+    """`--freeze encoder_layers --no-added-pairs`: the encoder stays as shipped while the decoder moves, and the
+    training split is the from-scratch one (here a 100-pair sample of it), nothing added."""
+    cfg = ContinuationConfig(
+        steps=2, batch_size=8, train_pairs=100, threads=1, warmup_steps=1, added_pairs=False, frozen=("encoder_layers",)
+    )
+    model, _, card = continue_training(
+        checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+    )
+    start = checkpoint.load()[0].state_dict()
+    after = model.state_dict()
+    encoder = [k for k in after if k.startswith("encoder_layers") and after[k].is_floating_point()]
+    assert encoder and all(torch.equal(after[k], start[k]) for k in encoder)
+    assert not torch.equal(
+        after["decoder_layers.0.cross_attention.w_q.weight"], start["decoder_layers.0.cross_attention.w_q.weight"]
+    )
+    assert card["corpus"]["train"] == 100 and card["continuation"]["added_pairs"] is False
+
+
+def test_the_continuation_options_reach_its_config(monkeypatch):
+    from viz_model.training import continuation, train
+
+    seen = []
+    monkeypatch.setattr(continuation, "continue_training", lambda base, cfg, **kw: seen.append(cfg))
+    train.main(
+        ["--continue-from", "assets/model", "--no-added-pairs", "--peak-lr", "3e-5", "--freeze", "encoder_layers"]
+    )
+    (cfg,) = seen
+    assert (cfg.added_pairs, cfg.peak_lr, cfg.frozen, cfg.steps) == (
+        False,
+        3e-5,
+        ("encoder_layers",),
+        ContinuationConfig.steps,
+    )
+    assert (cfg.course_repeats, cfg.coreference_repeats) == (
+        train.TrainConfig.course_repeats,
+        train.TrainConfig.coreference_repeats,
+    )
+    with pytest.raises(SystemExit):
+        train.main(["--peak-lr", "3e-5"])  # a continuation option without --continue-from

@@ -9,6 +9,7 @@ and the starting checkpoint. New tokens get new embedding rows; every existing r
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import platform
 import random
@@ -56,6 +57,12 @@ class ContinuationConfig:
     # min): development Chinese -> English 60.5 instead of 59.3, but the added pairs were learnt far less
     # (classics 148 / 232 exact, referent 81 %) and everyday chrF stayed 61.7 (docs/model.md). Off by default.
     distillation: float = 0.0
+    # Controls. False: the from-scratch training split alone (no classics, no coreference by kind), the
+    # continuation's procedure measured by itself. `frozen`: parameter-name prefixes left as they were (e.g.
+    # "encoder_layers"). Trained this way for 600 steps, the from-scratch split alone lost as much of the
+    # development set's Chinese -> English as the whole recipe (docs/model.md).
+    added_pairs: bool = True
+    frozen: tuple[str, ...] = ()
     unpunctuated_share: float = 0.25
     seed: int = 0
     threads: int = 2
@@ -162,7 +169,10 @@ def continue_training(
     if cfg.train_pairs is not None:
         splits = {**splits, "train": random.Random(cfg.seed + 3).sample(splits["train"], cfg.train_pairs)}
     learnt = {(p.en, p.zh) for p in splits["train"]}
-    splits = continuation_splits(splits, tokenizer, cfg.seed)
+    if cfg.added_pairs:
+        splits = continuation_splits(splits, tokenizer, cfg.seed)
+    for name, weight in model.named_parameters():
+        weight.requires_grad_(not name.startswith(tuple(cfg.frozen)))
     # Targets of the added pairs (classics, coreference by kind): the starting model does not know them, so
     # they are learnt from their reference alone.
     added = [p for p in splits["train"] if (p.en, p.zh) not in learnt]
@@ -273,10 +283,21 @@ def continue_training(
     return model, tokenizer, card
 
 
-def main_continue(args) -> None:
-    """`train --continue-from DIR`: the continuation with the command line's steps, seed, threads and paths (the
-    from-scratch default of --steps stands for the continuation's own)."""
+def main_continue(args, extra: list[str] = ()) -> None:
+    """`train --continue-from DIR [options]`: the continuation with the command line's steps, seed, threads and
+    paths (the from-scratch default of --steps stands for the continuation's own), and its own options."""
+    parser = argparse.ArgumentParser(prog="train --continue-from DIR", description="The continuation's options.")
+    parser.add_argument("--distillation", type=float, default=0.0, help="ContinuationConfig.distillation")
+    parser.add_argument("--peak-lr", type=float, default=ContinuationConfig.peak_lr)
+    parser.add_argument(
+        "--no-added-pairs",
+        action="store_true",
+        help="a control: the from-scratch training split alone, with the from-scratch repeats",
+    )
+    parser.add_argument("--freeze", nargs="*", default=[], help="parameter-name prefixes left as they were")
+    own = parser.parse_args(list(extra))
     steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
+    control = dict(coreference_repeats=TrainConfig.coreference_repeats, course_repeats=TrainConfig.course_repeats)
     continue_training(
         args.continue_from,
         ContinuationConfig(
@@ -284,7 +305,11 @@ def main_continue(args) -> None:
             seed=args.seed,
             threads=args.threads,
             train_pairs=args.train_pairs,
-            distillation=args.distillation,
+            distillation=own.distillation,
+            peak_lr=own.peak_lr,
+            added_pairs=not own.no_added_pairs,
+            frozen=tuple(own.freeze),
+            **(control if own.no_added_pairs else {}),
         ),
         model_dir=args.out,
         run_evaluation=not args.no_eval,

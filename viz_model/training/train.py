@@ -373,12 +373,13 @@ def main(argv=None):
         default=None,
         help="continue this trained model (e.g. assets/model) with the classics and coreference by kind added",
     )
-    parser.add_argument("--distillation", type=float, default=0.0, help="ContinuationConfig.distillation")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)  # the continuation's own options: see continuation.main_continue
     if args.continue_from is not None:
         from .continuation import main_continue
 
-        return main_continue(args)
+        return main_continue(args, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     cfg = TrainConfig(
         steps=args.steps,
         seed=args.seed,
