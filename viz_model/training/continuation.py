@@ -287,7 +287,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
     """`train --continue-from DIR [options]`: the continuation with the command line's steps, seed, threads and
     paths (the from-scratch default of --steps stands for the continuation's own), and its own options."""
     parser = argparse.ArgumentParser(prog="train --continue-from DIR", description="The continuation's options.")
-    parser.add_argument("--distillation", type=float, default=0.0, help="ContinuationConfig.distillation")
+    parser.add_argument("--distillation", type=float, default=ContinuationConfig.distillation)
     parser.add_argument("--peak-lr", type=float, default=ContinuationConfig.peak_lr)
     parser.add_argument(
         "--no-added-pairs",
