@@ -90,10 +90,11 @@ def _node_attention(view) -> None:
     )
     trace = view.trace
     rows = figures.token_labels(trace.target_tokens)
+    panels = []
     for kind, columns in (("cross", trace.source_labels), ("decoder_self", trace.target_tokens)):
         weights = trace.attention(kind, layer).weights.mean(0)  # (T, keys), mean of the heads
         y_title, x_title = axis_titles(kind)
-        chart(
+        panels.append(
             figures.heatmaps(
                 weights,
                 rows,
@@ -103,9 +104,9 @@ def _node_attention(view) -> None:
                 value_name=tr("axis.weight"),
                 panel_titles=[tr(f"beam.node_{kind}", layer=layer + 1)],
                 mask=np.tril(np.ones_like(weights, bool)) if kind == "decoder_self" else None,
-            ),
-            key=f"beam.node_{kind}",
+            )
         )
+    chart(figures.beside(panels), key="beam.node_attention")  # the same rows: one chart, drawn once
     st.caption(tr("beam.node_attention_caption"))
 
 

@@ -7,7 +7,7 @@ heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree
 
 from .charts import bar_chart, cut_bars, grouped_bars, line_chart, scatter_map, vector_moves
 from .diagram import ARCHITECTURE_PARTS, architecture
-from .heatmap import heatmaps, mark_rows, matrix_frame, panel_values
+from .heatmap import beside, heatmaps, mark_rows, matrix_frame, panel_values
 from .look import (
     BACKGROUND_COLOUR,
     FONT,
@@ -56,6 +56,7 @@ __all__ = [
     "colour_range",
     "column_width",
     "escape_label",
+    "beside",
     "heatmaps",
     "line_chart",
     "mark_rows",

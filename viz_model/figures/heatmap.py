@@ -280,6 +280,64 @@ def heatmaps(
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
+def beside(panels: Sequence[go.Figure], gap: float = 0.05) -> go.Figure:
+    """One-panel `heatmaps` figures that share their rows (the same queries), side by side in one figure: each
+    panel as wide as its columns, one colour scale over all of them, row labels once on the left. A decoder
+    row's cross- and self-attention are one chart this way: a browser draws one figure far faster than two
+    (every chart pays plotly's layout and font measuring once)."""
+    specs = [panel.to_plotly_json() for panel in panels]
+    if len({tuple(spec["data"][0]["y"]) for spec in specs}) != 1:
+        raise ValueError("beside() needs panels with the same rows")
+    rows = list(specs[0]["data"][0]["y"])
+    columns = [list(spec["data"][0]["x"]) for spec in specs]
+    across = sum(len(c) for c in columns)
+    x_angle = column_label_angle(across)
+    every_token = len(rows) <= 25 and across <= EVERY_TOKEN_COLUMNS
+    values_shown = values_fit(len(rows), across)
+    width = (1 - gap * (len(specs) - 1)) / across  # of the paper, a column
+    colour_axes = [spec["layout"]["coloraxis"] for spec in specs]
+    layout = {k: v for k, v in specs[0]["layout"].items() if not k.startswith(("xaxis", "yaxis", "annotations"))}
+    layout["coloraxis"] = {
+        **colour_axes[0],
+        "cmin": min(c["cmin"] for c in colour_axes),
+        "cmax": max(c["cmax"] for c in colour_axes),
+    }
+    layout["margin"] = margins(
+        rows, [c for cols in columns for c in cols], x_angle, top=specs[0]["layout"]["margin"]["t"]
+    )
+    layout["height"] = max(spec["layout"]["height"] for spec in specs)
+    traces, annotations, x0 = [], [], 0.0
+    for k, (spec, cols) in enumerate(zip(specs, columns)):
+        suffix = "" if k == 0 else str(k + 1)
+        x1 = min(1.0, x0 + width * len(cols))
+        xaxis = {key: v for key, v in spec["layout"]["xaxis"].items() if key not in ("dtick", "tick0")}
+        layout[f"xaxis{suffix}"] = {
+            **xaxis,
+            "domain": [x0, x1],
+            "anchor": f"y{suffix}",
+            "tickangle": x_angle,
+            **({"dtick": 1} if every_token else {}),
+        }
+        yaxis = {key: v for key, v in spec["layout"]["yaxis"].items() if k == 0 or key != "title"}
+        layout[f"yaxis{suffix}"] = {
+            **yaxis,
+            "anchor": f"x{suffix}",
+            "showticklabels": k == 0 and yaxis["showticklabels"],
+        }
+        for trace, drawn in zip(spec["data"], panels[k].data):
+            # z as the panel's own array: the JSON form is plotly's encoded one, which panel_values cannot read
+            trace = {**trace, "z": drawn.z, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+            if not values_shown and trace.get("coloraxis"):
+                trace.pop("texttemplate", None)
+            traces.append(trace)
+        for note in spec["layout"].get("annotations", []):  # a one-panel figure's only note is its title
+            annotations.append({**note, "x": (x0 + x1) / 2})
+        x0 = x1 + gap
+    if annotations:
+        layout["annotations"] = annotations
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+
+
 def panel_values(fig: go.Figure) -> list[np.ndarray]:
     """The matrices of a `heatmaps` figure in panel order (masked overlays skipped): for tests and checks."""
     return [np.asarray(tr.z, dtype=np.float64) for tr in fig.data if isinstance(tr, go.Heatmap) and tr.coloraxis]
