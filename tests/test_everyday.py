@@ -7,6 +7,7 @@ import pytest
 
 from viz_model import corpus
 from viz_model.corpus.evalset import (
+    CONFIRM_FILE,
     DEV_FILE,
     EVERYDAY_FILE,
     MORE_REFERENCES_FILE,
@@ -92,7 +93,7 @@ def test_normalise_ignores_case_punctuation_spaces_and_curly_quotes():
 
 
 @pytest.mark.parametrize("split", ["train", "validation"])
-@pytest.mark.parametrize("eval_file", [EVERYDAY_FILE, DEV_FILE], ids=["everyday", "dev"])
+@pytest.mark.parametrize("eval_file", [EVERYDAY_FILE, DEV_FILE, CONFIRM_FILE], ids=["everyday", "dev", "confirm"])
 def test_no_everyday_sentence_in_the_shipped_training_or_validation_data(split, eval_file):
     """Either side of every evaluation (or development) pair, normalised, is absent from the files the model
     was trained on."""
@@ -113,7 +114,7 @@ def test_development_set_is_apart_from_the_everyday_set_and_in_both_directions()
         assert p.en and p.zh and contains_chinese(p.zh) and not contains_chinese(p.en)
     shared = [p for p in dev if {normalise(p.en), normalise(p.zh)} & everyday_keys()]
     assert not shared, shared[:5]
-    assert held_out_keys() == everyday_keys() | everyday_keys(DEV_FILE)
+    assert held_out_keys() == everyday_keys() | everyday_keys(DEV_FILE) | everyday_keys(CONFIRM_FILE)
 
 
 @pytest.mark.slow  # builds the corpus
@@ -231,25 +232,40 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
         assert result[f"everyday_near_duplicates_{direction}"] == near
 
 
+def test_confirmation_set_is_apart_from_the_other_sets_and_in_both_directions():
+    """The set nothing is chosen on shares no sentence with the everyday or development set."""
+    confirm = load_everyday(CONFIRM_FILE)
+    by_direction = Counter(p.direction for p in confirm)
+    assert set(by_direction) == {"en2zh", "zh2en"} and min(by_direction.values()) >= 300
+    for p in confirm:
+        assert p.en and p.zh and contains_chinese(p.zh) and not contains_chinese(p.en)
+    keys = [{normalise(p.en), normalise(p.zh)} for p in confirm]
+    assert not [k for k in keys if k & (everyday_keys() | everyday_keys(DEV_FILE))]
+    assert len(set().union(*keys)) == 2 * len(confirm)  # no sentence twice
+
+
 @pytest.mark.slow
-def test_evaluate_dev_reports_the_development_set_only(tmp_path, monkeypatch, capsys):
-    """`python -m viz_model.training.evaluate --dev --json`: figures named dev_*, computed on the development
-    file (here four of its pairs), chrF equal to sacrebleu's on the outputs the misses file lists."""
+@pytest.mark.parametrize("flag", ["dev", "confirm"])
+def test_evaluate_dev_reports_the_development_set_only(tmp_path, monkeypatch, capsys, flag):
+    """`python -m viz_model.training.evaluate --dev --json` (or --confirm): figures named dev_* (confirm_*),
+    computed on that file (here four of its pairs), chrF equal to sacrebleu's on the outputs the misses file
+    lists."""
     import json
 
     import sacrebleu
 
     from viz_model.training import evaluate
 
-    lines = DEV_FILE.read_text(encoding="utf-8").splitlines()
+    attribute = {"dev": "DEV", "confirm": "CONFIRM"}[flag]
+    lines = getattr(evaluate, f"{attribute}_FILE").read_text(encoding="utf-8").splitlines()
     by_direction = {d: [line for line in lines[1:] if f"\t{d}\t" in line][:2] for d in ("en2zh", "zh2en")}
     small = tmp_path / "dev.tsv"
     small.write_text("\n".join([lines[0], *by_direction["en2zh"], *by_direction["zh2en"]]) + "\n", encoding="utf-8")
-    monkeypatch.setattr(evaluate, "DEV_FILE", small)
-    monkeypatch.setattr(evaluate, "DEV_MISSES_FILE", tmp_path / "misses.tsv")
-    evaluate.main(["--dev", "--json"])
+    monkeypatch.setattr(evaluate, f"{attribute}_FILE", small)
+    monkeypatch.setattr(evaluate, f"{attribute}_MISSES_FILE", tmp_path / "misses.tsv")
+    evaluate.main([f"--{flag}", "--json"])
     result = json.loads(capsys.readouterr().out)
-    assert result["dev_sentences"] == 4 and not any(k.startswith("everyday_") for k in result)
+    assert result[f"{flag}_sentences"] == 4 and not any(k.startswith("everyday_") for k in result)
     rows = list(
         csv.DictReader(
             (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE
@@ -260,4 +276,4 @@ def test_evaluate_dev_reports_the_development_set_only(tmp_path, monkeypatch, ca
         missed = {r["source"]: r["output"] for r in rows if r["direction"] == direction}
         outputs = [missed.get(p.source, p.reference) for p in chosen]
         chrf = sacrebleu.corpus_chrf(outputs, [[p.reference for p in chosen]]).score
-        assert result[f"dev_chrf_{direction}"] == pytest.approx(chrf, abs=0.5)
+        assert result[f"{flag}_chrf_{direction}"] == pytest.approx(chrf, abs=0.5)

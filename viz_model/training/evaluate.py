@@ -21,6 +21,7 @@ from pathlib import Path
 from viz_model import corpus
 from viz_model.corpus import coreference
 from viz_model.corpus.evalset import (
+    CONFIRM_FILE,
     DEV_FILE,
     EVERYDAY_FILE,
     NEAR_DUPLICATE_OVERLAP,
@@ -42,6 +43,7 @@ from .examples import make_examples, mean_loss  # shared with training: one defi
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
 DEV_MISSES_FILE = Path("artifacts/everyday_dev_misses.tsv")
+CONFIRM_MISSES_FILE = Path("artifacts/everyday_confirm_misses.tsv")
 
 EVAL_BEAM_WIDTH = 4
 
@@ -331,6 +333,11 @@ def main(argv=None):
         action="store_true",
         help="only the development set (assets/eval/everyday_dev.tsv): for choosing between trained models",
     )
+    parser.add_argument(
+        "--confirm",
+        action="store_true",
+        help="only the confirmation set (assets/eval/everyday_confirm.tsv): never chosen on, to confirm a change",
+    )
     parser.add_argument("--model-dir", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument(
         "--update-card",
@@ -343,6 +350,10 @@ def main(argv=None):
     if args.dev:
         result = evaluate_everyday(
             model, tokenizer, log=log, misses_file=DEV_MISSES_FILE, eval_file=DEV_FILE, name="dev"
+        )
+    elif args.confirm:
+        result = evaluate_everyday(
+            model, tokenizer, log=log, misses_file=CONFIRM_MISSES_FILE, eval_file=CONFIRM_FILE, name="confirm"
         )
     elif args.everyday_only:
         result = evaluate_everyday(model, tokenizer, log=log)
