@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import errors, open_app, translator
+from tests.app_harness import errors, figure, heatmap_panels, open_app, translator
 from tests.test_coreference import cross_attention_by_hooks
 from viz_model.lessons.beam_node import continue_from, node_at, node_place, open_node
 from viz_model.model.tokenizer import EOS
@@ -91,6 +91,15 @@ def test_the_page_opens_the_linked_node_and_forces_it(lang):
     assert any(line in m.value and f"{node.prob:.4f}" in m.value for m in at.markdown)
     forced = continue_from(translator(), TEXT, DIRECTION, BEAM, found, node)
     assert any(e.value.startswith(forced.forced.tokens[0]) for e in at.text)
+    # One chart, two panels: the last decoder layer's cross- and self-attention of the node's prefix, the
+    # cross panel equal to weights recomputed by forward hooks (mean of the heads, as the title says).
+    view = open_node(translator(), TEXT, DIRECTION, found, node)
+    cross, own = heatmap_panels(figure(at, "beam.node_attention"))
+    np.testing.assert_allclose(cross, cross_attention_by_hooks(translator(), view.trace)[-1].mean(0), atol=1e-5)
+    expected = view.trace.attention("decoder_self", translator().config.n_decoder_layers - 1).weights.mean(0)
+    lower = np.tril(np.ones_like(expected, bool))
+    np.testing.assert_allclose(own[lower], expected[lower], atol=1e-5)
+    assert np.isnan(own[~lower]).all()
     at.session_state["nstep"] = 0
     at.session_state["nrank"] = 0
     at.run()
