@@ -246,7 +246,7 @@ def test_confirmation_set_is_apart_from_the_other_sets_and_in_both_directions():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("flag", ["dev", "confirm"])
-def test_evaluate_dev_reports_the_development_set_only(tmp_path, monkeypatch, capsys, flag):
+def test_evaluate_dev_or_confirm_reports_that_set_only(tmp_path, monkeypatch, capsys, flag):
     """`python -m viz_model.training.evaluate --dev --json` (or --confirm): figures named dev_* (confirm_*),
     computed on that file (here four of its pairs), chrF equal to sacrebleu's on the outputs the misses file
     lists."""

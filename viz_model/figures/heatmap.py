@@ -53,6 +53,13 @@ def column_label_angle(columns: int, panels_across: int = 1) -> int:
     return -90 if columns * panels_across > SLANTED_COLUMNS else -45
 
 
+def names_every_token(rows: int, columns_across: int) -> bool:
+    """Whether the axes name every token (dtick 1; plotly would skip some): while the columns across the figure
+    leave a line's height for each label. Past that plotly thins them itself, keeping about a line between the
+    labels it shows."""
+    return rows <= 25 and columns_across <= EVERY_TOKEN_COLUMNS
+
+
 INDEX_TICKS = 16  # an index axis (dimensions, positions) is labelled at most about this many times a figure
 
 
@@ -126,9 +133,7 @@ def heatmaps(
         f"{escape_label(masked_text)}<extra></extra>"
     )
     gap = 1 if n * m <= 900 else 0
-    # dtick 1 names every token (plotly would skip some), while the columns leave a line's height for each
-    # label; past that plotly thins them itself, keeping about a line between the labels it shows.
-    every_token = tick_labels and n <= 25 and m * C <= EVERY_TOKEN_COLUMNS
+    every_token = tick_labels and names_every_token(n, m * C)
     column_step = index_tick_step(cols, C)  # e.g. every 16th of 256 dimensions, level
     shown_cols = cols[::column_step] if column_step else cols
     # The layout is written as one dict, not through make_subplots and update_* calls: each update walks
@@ -292,7 +297,7 @@ def beside(panels: Sequence[go.Figure], gap: float = 0.05) -> go.Figure:
     columns = [list(spec["data"][0]["x"]) for spec in specs]
     across = sum(len(c) for c in columns)
     x_angle = column_label_angle(across)
-    every_token = len(rows) <= 25 and across <= EVERY_TOKEN_COLUMNS
+    every_token = names_every_token(len(rows), across)
     values_shown = values_fit(len(rows), across)
     width = (1 - gap * (len(specs) - 1)) / across  # of the paper, a column
     colour_axes = [spec["layout"]["coloraxis"] for spec in specs]
@@ -318,11 +323,12 @@ def beside(panels: Sequence[go.Figure], gap: float = 0.05) -> go.Figure:
             "tickangle": x_angle,
             **({"dtick": 1} if every_token else {}),
         }
-        yaxis = {key: v for key, v in spec["layout"]["yaxis"].items() if k == 0 or key != "title"}
+        yaxis = {key: v for key, v in spec["layout"]["yaxis"].items() if key != "dtick" and (k == 0 or key != "title")}
         layout[f"yaxis{suffix}"] = {
             **yaxis,
             "anchor": f"x{suffix}",
             "showticklabels": k == 0 and yaxis["showticklabels"],
+            **({"dtick": 1} if every_token else {}),
         }
         for trace, drawn in zip(spec["data"], panels[k].data):
             # z as the panel's own array: the JSON form is plotly's encoded one, which panel_values cannot read
