@@ -40,3 +40,22 @@ def test_fallbacks():
     assert i18n.normalise_language("xx") == "en"
     assert i18n.t("no.such.key", "zh") == "no.such.key"
     assert i18n.t("common.truncated", "zh", max=3, n=9).count("3") == 2
+
+
+def test_every_key_the_pages_ask_for_by_name_is_in_the_catalogue():
+    """A key written out in a page's `tr(...)` call, in either branch of a conditional (`tr("a" if x else "b")`),
+    is in the catalogue: a missing one shows its name on the page (`beam.output_short` did, in presentation
+    mode only)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    catalogue = i18n.catalogue("en")
+    asked, missing = set(), []
+    for path in sorted((root / "pages").rglob("*.py")):
+        for argument in re.findall(r"\btr\(\s*([^,)]*)", path.read_text(encoding="utf-8")):
+            for key in re.findall(r"(?<![{\w])[\"']([a-z_]+\.[a-z0-9_]+)[\"']", argument):
+                asked.add(key)
+                if key not in catalogue:
+                    missing.append(f"{path.name}: {key}")
+    assert len(asked) > 200  # the scan reads the pages' calls
+    assert not missing, missing
