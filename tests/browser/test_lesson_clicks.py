@@ -28,7 +28,12 @@ def test_pick_reveal_and_walk_the_steps(new_session, lang):
     body = session.page.locator('[data-testid="stMain"]').inner_text()
     assert t("lesson.right", lang) in body and t("lesson.score", lang, right=1, n=1).replace("**", "") in body
     following = session.page.locator(".st-key-lstep-next button").first
-    session.click_and_wait(following, charts=False, effect="new URLSearchParams(location.search).get('lstep') === '7'")
+    # The link changes when the rerun starts; the step's title is drawn later (under load, after the wait ended).
+    step_7 = (
+        "new URLSearchParams(location.search).get('lstep') === '7' && "
+        f"document.body.innerText.includes({json.dumps(t('lesson.step_masks', lang))})"
+    )
+    session.click_and_wait(following, charts=False, effect=step_7)
     assert t("lesson.step_masks", lang) in session.page.locator('[data-testid="stMain"]').inner_text()
     link = session.page.url
     again = new_session()
