@@ -67,6 +67,15 @@ def test_classics_share_no_sentence_with_any_evaluation_set():
         assert normalise(pair.en) not in {normalise(en) for en, _, _ in load_classics()}
 
 
+def test_a_classic_that_is_a_course_sentence_has_the_course_translation():
+    # The course's translation is the one evaluated (course 19 / 19); a classic with another would take the
+    # course pair's place in training (one translation per sentence) and cost it.
+    course = {normalise(p.en): normalise("".join(p.zh_tokens)) for p in corpus.COURSE_SENTENCES}
+    clashes = [(en, zh) for en, zh, _ in load_classics() if course.get(normalise(en), normalise(zh)) != normalise(zh)]
+    assert not clashes, clashes
+    assert any(normalise(en) in course for en, _, _ in load_classics())  # the check meets a shared sentence
+
+
 # ---- coreference by kind --------------------------------------------------------------------------------
 def _old_frame_words() -> set[str]:
     words = set()

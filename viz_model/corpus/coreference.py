@@ -69,7 +69,7 @@ SIZES = [
 ]
 ROOM = [
     ("too small", "太 小 了"), ("too full", "太 满 了"), ("too narrow", "太 窄 了"), ("too short", "太 短 了"),
-    ("too shallow", "太 浅 了"), ("too crowded", "太 挤 了"),
+    ("too shallow", "太 浅 了"), ("too crowded", "太 挤 了"), ("too low", "太 矮 了"),
 ]  # fmt: skip
 WEIGHTS = [("too heavy", "太 重 了"), ("too big", "太 大 了")]
 WAY_TRAITS = [
@@ -108,7 +108,8 @@ FRAMES = [
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
           ANIMALS, ANIMALS,
-          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了")],
+          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了"),
+           ("too old", "太 老 了"), ("too weak", "太 弱 了")],
           SPEEDS),
 ]  # fmt: skip
 
@@ -119,7 +120,10 @@ HELD_OUT_NOUNS = {"tiger", "panda", "sheep", "duck", "sandwich", "cookie", "egg"
                   "umbrella", "basket", "fridge", "lake", "park"}  # fmt: skip
 HELD_OUT_WORDS = {"too sleepy", "too sour", "too bitter", "too tall", "too short", "too heavy", "too deep",
                   "too smart"}  # fmt: skip
-TRAINING_PAIRS_PER_FRAME = 450
+TRAINING_PAIRS_PER_FRAME = 1500
+# Deciding words drawn for each noun pair and reading: one a pair tied each word to a few noun pairs; three
+# give the same share of examples at a third of the repeats, each word met with three times as many nouns.
+WORDS_PER_READING = 3
 
 
 @dataclass(frozen=True)
@@ -162,8 +166,8 @@ def _touches_held_out(p: CorefPair) -> bool:
 
 
 def training_pairs(seed: int = 0) -> list[CorefPair]:
-    """A seeded sample of each frame's pairs that use no held-out noun or word, both readings of each noun pair
-    kept together."""
+    """A seeded sample of each frame's pairs that use no held-out noun or word: for each noun pair, up to
+    `WORDS_PER_READING` deciding words of each reading, both readings kept together."""
     rng = random.Random(f"coreference-kinds-{seed}")
     out = []
     for frame in FRAMES:
@@ -175,10 +179,11 @@ def training_pairs(seed: int = 0) -> list[CorefPair]:
         for nouns in rng.sample(sorted(by_nouns), len(by_nouns)):
             if chosen >= TRAINING_PAIRS_PER_FRAME:
                 break
-            subject = rng.choice([p for p in by_nouns[nouns] if p.reading == "subject"])
-            obj = rng.choice([p for p in by_nouns[nouns] if p.reading == "object"])
-            out += [subject, obj]
-            chosen += 2
+            for reading in ("subject", "object"):
+                options = [p for p in by_nouns[nouns] if p.reading == reading]
+                picked = rng.sample(options, min(WORDS_PER_READING, len(options)))
+                out += picked
+                chosen += len(picked)
     return out
 
 
