@@ -220,6 +220,7 @@ def evaluate_everyday(
     training_pairs=None,
     eval_file: Path = EVERYDAY_FILE,
     name: str = "everyday",
+    outputs: dict | None = None,
 ) -> dict:
     """The everyday set, per direction: coverage, exact match, BLEU and chrF (sacrebleu), mixed outputs;
     and, against `training_pairs` (default: the corpus's train split), how many sources have a near
@@ -228,7 +229,8 @@ def evaluate_everyday(
     that is a sentence of `training_pairs`, so no figure rewards output the model saw in training. Where the set
     has an independent translation (`evalset.independent_translations_file`), it is scored the same way: the
     chrF a fluent person's own wording gets against these references, beside the model's.
-    `eval_file` and `name` (the figures' prefix): another set in the same format, e.g. the development set."""
+    `eval_file` and `name` (the figures' prefix): another set in the same format, e.g. the development set.
+    `outputs`: filled with direction -> (outputs, references), for a paired comparison of two models."""
     import sacrebleu
 
     pairs = load_everyday(eval_file)
@@ -256,6 +258,8 @@ def evaluate_everyday(
             if normalise(output) != normalise(p.reference):
                 unknown = " ".join(source.unknown_words)
                 misses.append(f"{direction}\t{p.source}\t{output}\t{p.reference}\t{unknown}\t{overlap:.2f}")
+        if outputs is not None:
+            outputs[direction] = (hyps, refs)
         n = max(1, len(chosen))
         bleu = sacrebleu.corpus_bleu(hyps, [refs], tokenize="zh" if target == "zh" else "13a")
         chrf = sacrebleu.corpus_chrf(hyps, [refs])
@@ -340,6 +344,13 @@ def main(argv=None):
     )
     parser.add_argument("--model-dir", type=Path, default=checkpoint.MODEL_DIR)
     parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="with --dev, --confirm or --everyday-only: each direction's chrF and BLEU change from this model's, "
+        "with sacrebleu's paired bootstrap p-value",
+    )
+    parser.add_argument(
         "--update-card",
         action="store_true",
         help="write the figures into the model card's evaluation (the card is what the app shows)",
@@ -347,16 +358,21 @@ def main(argv=None):
     args = parser.parse_args(argv)
     model, tokenizer, card = checkpoint.load(args.model_dir)
     log = (lambda *_: None) if args.json else print
-    if args.dev:
-        result = evaluate_everyday(
-            model, tokenizer, log=log, misses_file=DEV_MISSES_FILE, eval_file=DEV_FILE, name="dev"
-        )
-    elif args.confirm:
-        result = evaluate_everyday(
-            model, tokenizer, log=log, misses_file=CONFIRM_MISSES_FILE, eval_file=CONFIRM_FILE, name="confirm"
-        )
-    elif args.everyday_only:
-        result = evaluate_everyday(model, tokenizer, log=log)
+    one_set = {
+        "dev": dict(misses_file=DEV_MISSES_FILE, eval_file=DEV_FILE, name="dev"),
+        "confirm": dict(misses_file=CONFIRM_MISSES_FILE, eval_file=CONFIRM_FILE, name="confirm"),
+        "everyday_only": dict(),
+    }
+    chosen = next((options for flag, options in one_set.items() if getattr(args, flag)), None)
+    if args.against is not None and chosen is None:
+        parser.error("--against compares on one set: give --dev, --confirm or --everyday-only")
+    if chosen is not None:
+        outputs: dict = {}
+        result = evaluate_everyday(model, tokenizer, log=log, outputs=outputs, **chosen)
+        if args.against is not None:
+            from .significance import compare_with
+
+            result |= compare_with(args.against, outputs, chosen, log)
     else:
         result = evaluate(model, tokenizer, training_splits(card, tokenizer), log=log)
     if args.update_card:
