@@ -1,0 +1,126 @@
+"""What each figure of a view costs the browser to draw, run by hand (prints figures; not a pass/fail test):
+
+    python tests/bench_figures.py [--rounds 15] [--sentence TEXT] [--step 5 --rank 2]
+
+The Beam search page's "Open any node" view draws three plotly figures (the whole search tree, the node's
+cross- and self-attention side by side, its next-token bars); `tests/bench_browser.py` times the whole page.
+This draws each figure alone with plotly.js (`Plotly.newPlot` into an empty page in headless Chromium, the
+plotly.js the plotly package ships, the same major version as Streamlit's), beside the minimal page's
+heatmap, rounds taking turns, and prints each median in ms and as × that heatmap: the part of a view's time
+that plotly's own drawing takes, which no change to the page around the figures can save.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.harness import launch_chromium  # noqa: E402
+
+DRAW = """async (fig) => {
+    const box = document.getElementById('box'); Plotly.purge(box); box.innerHTML = '';
+    const t0 = performance.now();
+    await Plotly.newPlot(box, fig.data, fig.layout, {displaylogo: false});
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));  // until painted
+    return performance.now() - t0; }"""
+
+
+def node_view_figures(text: str, step: int, rank: int) -> dict:
+    """The node view's three figures, built as the page builds them (English labels), and the floor's heatmap."""
+    import numpy as np
+    import plotly.graph_objects as go
+
+    from viz_model import figures
+    from viz_model.lessons.beam_node import node_at, open_node
+    from viz_model.lessons.search_tree import tree_layout
+    from viz_model.model import checkpoint
+    from viz_model.model.translator import Translator
+
+    translator = Translator.load(checkpoint.MODEL_DIR)
+    direction = "zh2en" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en2zh"
+    record = translator.translate(text, direction).record
+    names = {s: s for s in ("root", "kept", "pruned", "finished", "best")}
+    tree = figures.search_tree(tree_layout(record, None), names=names, x_title="step", y_title="rank", hover="{token}")
+    step = min(step, len(record.steps)) - 1
+    node = node_at(record, step, min(rank, len(record.steps[step].candidates)) - 1)
+    view = open_node(translator, text, direction, record, node)
+    trace, layer = view.trace, translator.config.n_decoder_layers - 1
+    rows = figures.token_labels(trace.target_tokens)
+    panels = []
+    for kind, columns in (("cross", trace.source_labels), ("decoder_self", trace.target_tokens)):
+        weights = trace.attention(kind, layer).weights.mean(0)
+        mask = np.tril(np.ones_like(weights, bool)) if kind == "decoder_self" else None
+        panels.append(
+            figures.heatmaps(
+                weights,
+                rows,
+                figures.token_labels(columns),
+                y_title="query",
+                x_title="key",
+                value_name="weight",
+                panel_titles=[kind],
+                mask=mask,
+            )
+        )
+    labels = [tok for tok, _ in view.next_top]
+    bars = figures.bar_chart(
+        figures.token_labels(labels),
+        [p for _, p in view.next_top],
+        x_title="p",
+        y_title="",
+        highlight=[i == 0 for i in range(len(labels))],
+    )
+    tokens = [f"{i}:{w}" for i, w in enumerate(text.split())] or ["0:∅"]
+    z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
+    floor = go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues"))
+    built = {"minimal page's heatmap": floor, "whole search tree": tree, "attention beside": figures.beside(panels)}
+    built["next-token bars"] = bars
+    return {name: json.loads(fig.to_json()) for name, fig in built.items()}
+
+
+def main() -> None:
+    import plotly
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--sentence", default="The little girl put her new red umbrella next to the old wooden door.")
+    parser.add_argument("--step", type=int, default=5)
+    parser.add_argument("--rank", type=int, default=2)
+    args = parser.parse_args()
+    specs = node_view_figures(args.sentence, args.step, args.rank)
+    folder = Path(tempfile.mkdtemp(prefix="bench-figures-"))
+    (folder / "plotly.min.js").write_bytes(
+        (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_bytes()
+    )
+    (folder / "index.html").write_text('<script src="plotly.min.js"></script><div id="box" style="width:1000px"></div>')
+    times: dict[str, list[float]] = {name: [] for name in specs}
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto((folder / "index.html").as_uri())
+        page.wait_for_function("() => window.Plotly")
+        for round_ in range(args.rounds + 1):  # the first round warms plotly up and is not counted
+            for name, spec in specs.items():
+                took = page.evaluate(DRAW, spec)
+                if round_:
+                    times[name].append(took)
+        browser.close()
+    floor = statistics.median(times["minimal page's heatmap"])
+    print(f"{args.sentence!r}, node at step {args.step} rank {args.rank}; {args.rounds} rounds, median draw:")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"  {name:24s} {median:6.1f} ms  {median / floor:4.2f}× the minimal page's heatmap")
+    total = sum(statistics.median(v) for name, v in times.items() if name != "minimal page's heatmap")
+    print(f"  the node view's three    {total:6.1f} ms  {total / floor:4.2f}×")
+
+
+if __name__ == "__main__":
+    main()
