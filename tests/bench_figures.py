@@ -41,34 +41,23 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     from viz_model.lessons.beam_node import node_at, open_node
     from viz_model.lessons.search_tree import tree_layout
     from viz_model.model import checkpoint
-    from viz_model.model.translator import Translator
+    from viz_model.model.translator import Translator, suggested_direction
 
     translator = Translator.load(checkpoint.MODEL_DIR)
-    direction = "zh2en" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en2zh"
+    direction = suggested_direction(text)
     record = translator.translate(text, direction).record
     names = {s: s for s in ("root", "kept", "pruned", "finished", "best")}
     tree = figures.search_tree(tree_layout(record, None), names=names, x_title="step", y_title="rank", hover="{token}")
     step = min(step, len(record.steps)) - 1
     node = node_at(record, step, min(rank, len(record.steps[step].candidates)) - 1)
     view = open_node(translator, text, direction, record, node)
-    trace, layer = view.trace, translator.config.n_decoder_layers - 1
-    rows = figures.token_labels(trace.target_tokens)
-    panels = []
-    for kind, columns in (("cross", trace.source_labels), ("decoder_self", trace.target_tokens)):
-        weights = trace.attention(kind, layer).weights.mean(0)
-        mask = np.tril(np.ones_like(weights, bool)) if kind == "decoder_self" else None
-        panels.append(
-            figures.heatmaps(
-                weights,
-                rows,
-                figures.token_labels(columns),
-                y_title="query",
-                x_title="key",
-                value_name="weight",
-                panel_titles=[kind],
-                mask=mask,
-            )
-        )
+    attention = figures.prefix_attention(
+        view.trace,
+        translator.config.n_decoder_layers - 1,
+        titles={kind: kind for kind in figures.PREFIX_KINDS},
+        axes={kind: ("query", "key") for kind in figures.PREFIX_KINDS},
+        value_name="weight",
+    )
     labels = [tok for tok, _ in view.next_top]
     bars = figures.bar_chart(
         figures.token_labels(labels),
@@ -77,10 +66,11 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
         y_title="",
         highlight=[i == 0 for i in range(len(labels))],
     )
+    # The minimal page's figure (tests/bench_browser.MINIMAL_PAGE draws this heatmap in a Streamlit script).
     tokens = [f"{i}:{w}" for i, w in enumerate(text.split())] or ["0:∅"]
     z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
     floor = go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues"))
-    built = {"minimal page's heatmap": floor, "whole search tree": tree, "attention beside": figures.beside(panels)}
+    built = {"minimal page's heatmap": floor, "whole search tree": tree, "attention beside": attention}
     built["next-token bars"] = bars
     return {name: json.loads(fig.to_json()) for name, fig in built.items()}
 

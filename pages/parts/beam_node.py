@@ -88,25 +88,14 @@ def _node_attention(view) -> None:
         default=config.n_decoder_layers - 1,
         format_func=lambda i: str(i + 1),
     )
-    trace = view.trace
-    rows = figures.token_labels(trace.target_tokens)
-    panels = []
-    for kind, columns in (("cross", trace.source_labels), ("decoder_self", trace.target_tokens)):
-        weights = trace.attention(kind, layer).weights.mean(0)  # (T, keys), mean of the heads
-        y_title, x_title = axis_titles(kind)
-        panels.append(
-            figures.heatmaps(
-                weights,
-                rows,
-                figures.token_labels(columns),
-                y_title=y_title,
-                x_title=x_title,
-                value_name=tr("axis.weight"),
-                panel_titles=[tr(f"beam.node_{kind}", layer=layer + 1)],
-                mask=np.tril(np.ones_like(weights, bool)) if kind == "decoder_self" else None,
-            )
-        )
-    chart(figures.beside(panels), key="beam.node_attention")  # the same rows: one chart, drawn once
+    figure = figures.prefix_attention(
+        view.trace,
+        layer,
+        titles={kind: tr(f"beam.node_{kind}", layer=layer + 1) for kind in figures.PREFIX_KINDS},
+        axes={kind: axis_titles(kind) for kind in figures.PREFIX_KINDS},
+        value_name=tr("axis.weight"),
+    )
+    chart(figure, key="beam.node_attention")
     st.caption(tr("beam.node_attention_caption"))
 
 

@@ -120,7 +120,6 @@ HELD_OUT_NOUNS = {"tiger", "panda", "sheep", "duck", "sandwich", "cookie", "egg"
                   "umbrella", "basket", "fridge", "lake", "park"}  # fmt: skip
 HELD_OUT_WORDS = {"too sleepy", "too sour", "too bitter", "too tall", "too short", "too heavy", "too deep",
                   "too smart"}  # fmt: skip
-TRAINING_PAIRS_PER_FRAME = 1500
 # Deciding words drawn for each noun pair and reading: one a pair tied each word to a few noun pairs; three
 # give the same share of examples at a third of the repeats, each word met with three times as many nouns.
 WORDS_PER_READING = 3
@@ -166,7 +165,7 @@ def _touches_held_out(p: CorefPair) -> bool:
 
 
 def training_pairs(seed: int = 0) -> list[CorefPair]:
-    """A seeded sample of each frame's pairs that use no held-out noun or word: for each noun pair, up to
+    """A seeded sample of each frame's pairs that use no held-out noun or word: for every noun pair, up to
     `WORDS_PER_READING` deciding words of each reading, both readings kept together."""
     rng = random.Random(f"coreference-kinds-{seed}")
     out = []
@@ -175,15 +174,10 @@ def training_pairs(seed: int = 0) -> list[CorefPair]:
         by_nouns: dict[tuple[str, str], list[CorefPair]] = {}
         for p in pool:
             by_nouns.setdefault((p.subject, p.object), []).append(p)
-        chosen = 0
         for nouns in rng.sample(sorted(by_nouns), len(by_nouns)):
-            if chosen >= TRAINING_PAIRS_PER_FRAME:
-                break
             for reading in ("subject", "object"):
                 options = [p for p in by_nouns[nouns] if p.reading == reading]
-                picked = rng.sample(options, min(WORDS_PER_READING, len(options)))
-                out += picked
-                chosen += len(picked)
+                out += rng.sample(options, min(WORDS_PER_READING, len(options)))
     return out
 
 

@@ -2,7 +2,8 @@
 
 `look`: what every figure shares (colours, font, labels, margins, `react_ready`); `heatmap`: the one
 heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
-`diagram`: the architecture. The public names are re-exported here, so pages write `figures.heatmaps(...)`.
+`prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. The public
+names are re-exported here, so pages write `figures.heatmaps(...)`.
 """
 
 from .charts import bar_chart, cut_bars, grouped_bars, line_chart, scatter_map, vector_moves
@@ -30,10 +31,12 @@ from .look import (
     values_fit,
     weight_cells,
 )
+from .prefix import PREFIX_KINDS, prefix_attention
 from .roles import RoleCell, role_grid
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 
 __all__ = [
+    "PREFIX_KINDS",
     "ARCHITECTURE_PARTS",
     "BACKGROUND_COLOUR",
     "BEST_PATH_COLOUR",
@@ -63,6 +66,7 @@ __all__ = [
     "matrix_frame",
     "for_presentation",
     "panel_values",
+    "prefix_attention",
     "react_ready",
     "role_grid",
     "scatter_map",
