@@ -82,7 +82,7 @@ def sentence_part() -> None:
             "beam.part_hypotheses": hypotheses_part,
             "beam.part_what_if": lambda: what_if(text, direction, settings, record, language),
             "beam.part_bleu": lambda: bleu_part(text, direction, output),
-            "beam.part_node": lambda: node_part(text, direction, settings, record, tree_figure(record, None)),
+            "beam.part_node": lambda: node_part(text, direction, settings, record),
         },
     )
     if presenting():

@@ -2,12 +2,13 @@
 
     python tests/bench_figures.py [--rounds 15] [--sentence TEXT] [--step 5 --rank 2]
 
-The Beam search page's "Open any node" view draws three plotly figures (the whole search tree, the node's
-cross- and self-attention side by side, its next-token bars); `tests/bench_browser.py` times the whole page.
-This draws each figure alone with plotly.js (`Plotly.newPlot` into an empty page in headless Chromium, the
-plotly.js the plotly package ships, the same major version as Streamlit's), beside the minimal page's
-heatmap, rounds taking turns, and prints each median in ms and as × that heatmap: the part of a view's time
-that plotly's own drawing takes, which no change to the page around the figures can save.
+The Beam search page's "Open any node" view draws the whole search tree as a plain SVG of links
+(`figures.search_tree_svg`) and two plotly figures (the node's cross- and self-attention side by side, its
+next-token bars); `tests/bench_browser.py` times the whole page. This draws each figure alone (plotly's with
+`Plotly.newPlot` into an empty page in headless Chromium, the plotly.js the plotly package ships, the same
+major version as Streamlit's; the SVG put into the page), and the plotly tree the view drew before, beside
+the minimal page's heatmap, rounds taking turns, and prints each median in ms and as × that heatmap: the
+part of a view's time that drawing its figures takes, which no change to the page around them can save.
 """
 
 from __future__ import annotations
@@ -30,10 +31,18 @@ DRAW = """async (fig) => {
     await Plotly.newPlot(box, fig.data, fig.layout, {displaylogo: false});
     await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));  // until painted
     return performance.now() - t0; }"""
+DRAW_SVG = """async (svg) => {
+    const box = document.getElementById('box'); Plotly.purge(box); box.innerHTML = '';
+    const t0 = performance.now();
+    box.innerHTML = svg;
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));  // until painted
+    return performance.now() - t0; }"""
+SVG_TREE, PLOTLY_TREE = "whole tree, SVG", "whole tree, plotly"
 
 
 def node_view_figures(text: str, step: int, rank: int) -> dict:
-    """The node view's three figures, built as the page builds them (English labels), and the floor's heatmap."""
+    """The node view's figures, built as the page builds them (English labels), the plotly tree it drew
+    before, and the floor's heatmap: plotly's as JSON, the SVG as its text."""
     import numpy as np
     import plotly.graph_objects as go
 
@@ -47,7 +56,11 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     direction = suggested_direction(text)
     record = translator.translate(text, direction).record
     names = {s: s for s in ("root", "kept", "pruned", "finished", "best")}
-    tree = figures.search_tree(tree_layout(record, None), names=names, x_title="step", y_title="rank", hover="{token}")
+    layout = tree_layout(record, None)
+    tree = figures.search_tree(layout, names=names, x_title="step", y_title="rank", hover="{token}")
+    svg = figures.search_tree_svg(
+        layout, names=names, x_title="step", y_title="rank", hover="{token}", href=lambda i: f"?node={i}"
+    )
     step = min(step, len(record.steps)) - 1
     node = node_at(record, step, min(rank, len(record.steps[step].candidates)) - 1)
     view = open_node(translator, text, direction, record, node)
@@ -70,9 +83,9 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     tokens = [f"{i}:{w}" for i, w in enumerate(text.split())] or ["0:∅"]
     z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
     floor = go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues"))
-    built = {"minimal page's heatmap": floor, "whole search tree": tree, "attention beside": attention}
+    built = {"minimal page's heatmap": floor, PLOTLY_TREE: tree, "attention beside": attention}
     built["next-token bars"] = bars
-    return {name: json.loads(fig.to_json()) for name, fig in built.items()}
+    return {**{name: json.loads(fig.to_json()) for name, fig in built.items()}, SVG_TREE: svg}
 
 
 def main() -> None:
@@ -99,7 +112,7 @@ def main() -> None:
         page.wait_for_function("() => window.Plotly")
         for round_ in range(args.rounds + 1):  # the first round warms plotly up and is not counted
             for name, spec in specs.items():
-                took = page.evaluate(DRAW, spec)
+                took = page.evaluate(DRAW_SVG if name == SVG_TREE else DRAW, spec)
                 if round_:
                     times[name].append(took)
         browser.close()
@@ -108,8 +121,9 @@ def main() -> None:
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:24s} {median:6.1f} ms  {median / floor:4.2f}× the minimal page's heatmap")
-    total = sum(statistics.median(v) for name, v in times.items() if name != "minimal page's heatmap")
-    print(f"  the node view's three    {total:6.1f} ms  {total / floor:4.2f}×")
+    for tree in (SVG_TREE, PLOTLY_TREE):
+        total = sum(statistics.median(times[name]) for name in (tree, "attention beside", "next-token bars"))
+        print(f"  the view's, {tree:13s} {total:6.1f} ms  {total / floor:4.2f}×")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ through it against the model's own continuation. The page shows these (AppTest a
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from urllib.parse import parse_qs
+
 import numpy as np
 import pytest
 
@@ -16,6 +19,7 @@ from viz_model.model.translator import SearchSettings
 
 TEXT, DIRECTION = "The little girl put her new red umbrella next to the old wooden door.", "en2zh"
 BEAM = SearchSettings()
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def record(settings: SearchSettings = BEAM):
@@ -100,6 +104,16 @@ def test_the_page_opens_the_linked_node_and_forces_it(lang):
     lower = np.tril(np.ones_like(expected, bool))
     np.testing.assert_allclose(own[lower], expected[lower], atol=1e-5)
     assert np.isnan(own[~lower]).all()
+    # The whole tree, every node a link to its own place with the page's other settings, the open node ringed.
+    svg = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-tree">'))
+    links = list(ET.fromstring(svg.removeprefix('<div class="beam-tree">').removesuffix("</div>")).iter(f"{SVG}a"))
+    places = {int(a.get("data-node")): parse_qs(a.get("href")[1:]) for a in links}
+    assert len(places) == len(found.nodes())
+    for node_id, query in list(places.items())[::9]:
+        assert node_place(found, node_id) == (int(query["nstep"][0]) - 1, int(query["nrank"][0]) - 1)
+        assert query["text"] == [TEXT] and query["part"] == ["part_node"] and query["lang"] == [lang]
+    ringed = [int(a.get("data-node")) for a in links if a.find(f"{SVG}circle[@class='ring']") is not None]
+    assert ringed == [node.hypothesis]
     at.session_state["nstep"] = 0
     at.session_state["nrank"] = 0
     at.run()

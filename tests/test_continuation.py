@@ -108,6 +108,22 @@ def test_held_out_coreference_is_disjoint_from_training_by_noun_and_deciding_wor
         assert all(r == {"subject", "object"} for r in readings.values())
 
 
+def test_property_pairs_say_what_each_word_describes_without_it_or_a_held_out_noun():
+    """ "the dog was too sleepy ." → 狗太困了。: every deciding word, held-out ones too, with the nouns of the kinds
+    it can describe; never "it" or "because", never a held-out noun, so the held-out split still meets its
+    words in no coreference sentence."""
+    pairs = coreference.property_pairs()
+    assert {p.word for p in pairs} >= coreference.HELD_OUT_WORDS
+    for p in pairs:
+        assert not {"it", "because"} & set(p.phrase.en) and "因为" not in p.phrase.zh
+        assert p.subject not in coreference.HELD_OUT_NOUNS
+    # What a word describes follows its kind: "too full" is 饱 of an animal and 满 of a container.
+    by_en = {" ".join(p.phrase.en): "".join(p.phrase.zh) for p in pairs}
+    assert by_en["the dog was too full ."] == "狗太饱了。" and by_en["the box was too full ."] == "盒子太满了。"
+    assert by_en["the cat was too sleepy ."] == "猫太困了。" and "the box was too sleepy ." not in by_en
+    assert by_en["the soup was too sour ."] == "汤太酸了。" and "the dog was too sour ." not in by_en
+
+
 def test_coreference_chinese_follows_the_convention():
     """Subject reading: 它; object reading: the object's noun, never 它."""
     for p in coreference.held_out_pairs()[:60] + coreference.training_pairs()[:60]:
@@ -187,7 +203,7 @@ def splits():
 def test_continuation_adds_to_training_only_and_keeps_one_translation_per_sentence(splits):
     base, grown, tokenizer = splits
     assert grown["validation"] == base["validation"] and grown["test"] == base["test"]
-    added = [p for p in grown["train"] if p.origin in ("classics", "coreference-kinds")]
+    added = [p for p in grown["train"] if p.origin in ("classics", "coreference-kinds", "coreference-properties")]
     assert len([p for p in added if p.origin == "classics"]) == len(load_classics())
     held = {normalise(s) for name in ("validation", "test") for p in base[name] for s in (p.en, p.zh)}
     assert not [p for p in added if normalise(p.en) in held or normalise(p.zh) in held]

@@ -175,3 +175,67 @@ def test_a_tiny_probability_is_not_printed_as_zero():
     from viz_model.figures.tree import probability_label
 
     assert [probability_label(p) for p in (0.96, 0.006, 0.004, 1e-9)] == ["0.96", "0.01", "<0.01", "<0.01"]
+
+
+# ---- the same tree as SVG, the node view's: every node a link ----------------------------------------------
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svg_tree(layout, href, selected=None, names=None):
+    import xml.etree.ElementTree as ET
+
+    names = names or {k: k for k in ("root", "kept", "pruned", "finished", "best")}
+    svg = figures.search_tree_svg(
+        layout, names=names, x_title="step", y_title="rank", hover="{token}<br>p = {p}", href=href, selected=selected
+    )
+    assert "\n" not in svg  # one line: a Markdown block keeps it whole
+    return svg, ET.fromstring(svg)  # well-formed XML: nothing in it unescaped
+
+
+def test_svg_tree_links_every_node_but_the_root_to_its_own_place(record):
+    from viz_model.lessons.beam_node import node_at, node_places
+
+    layout = tree_layout(record)
+    places = node_places(record)
+    _, root = _svg_tree(layout, lambda i: f"?nstep={places[i][0] + 1}&nrank={places[i][1] + 1}")
+    links = root.findall(f".//{SVG}a")
+    assert sorted(int(a.get("data-node")) for a in links) == sorted(n.id for n in layout.candidates())
+    for a in links:
+        step, rank = (int(v.split("=")[1]) - 1 for v in a.get("href")[1:].split("&"))
+        assert node_at(record, step, rank).hypothesis == int(a.get("data-node"))
+        node = next(n for n in layout.nodes if n.id == int(a.get("data-node")))
+        assert a.find(f"{SVG}title").text == f"{node.token}\np = {node.prob:.3f}"  # the hover box, two lines
+    # Shapes differ by status (no colour vision needed): circles kept, squares finished, an x pruned.
+    shapes = {
+        n.status: {el.tag for el in next(a for a in links if int(a.get("data-node")) == n.id)} - {f"{SVG}title"}
+        for n in layout.candidates()
+    }
+    assert f"{SVG}rect" in shapes["finished"] and f"{SVG}rect" not in shapes["kept"]
+    assert f"{SVG}path" in shapes["pruned"]
+
+
+def test_svg_tree_rings_the_open_node_and_shows_typed_markup_as_text(record):
+    layout = tree_layout(record)
+    chosen = layout.candidates()[3]
+    _, root = _svg_tree(layout, lambda i: "?a=1&b=<2>", selected=chosen.id)
+    rings = root.findall(f".//{SVG}circle[@class='ring']")
+    assert len(rings) == 1
+    ringed = next(a for a in root.findall(f".//{SVG}a") if a.find(f"{SVG}circle[@class='ring']") is not None)
+    assert int(ringed.get("data-node")) == chosen.id and ringed.get("href") == "?a=1&b=<2>"
+    hostile = {"root": "<script>alert(1)</script>", "kept": "k", "pruned": "p", "finished": "f", "best": "&"}
+    svg, root = _svg_tree(layout, lambda i: None, names=hostile)
+    assert "<script>" not in svg and root.findall(f".//{SVG}a") == []  # no link without an href
+    assert "<script>alert(1)</script>" in [t.text for t in root.iter(f"{SVG}text")]  # the legend, as typed
+
+
+def test_svg_tree_draws_the_labels_the_figure_draws(record):
+    """The same labels as the plotly tree (whose placement the overlap tests check)."""
+    import html
+
+    from viz_model.figures.tree import tree_geometry
+
+    layout = tree_layout(record)
+    _, root = _svg_tree(layout, lambda i: "?")
+    drawn = sorted(t.text for t in root.iter(f"{SVG}text") if t.get("class") == "label")
+    labels = tree_geometry(layout).labels.values()  # escaped for plotly: as plain text, unescaped
+    assert drawn == sorted(html.unescape(line) for lines in labels for line in lines)

@@ -1,37 +1,54 @@
-"""The Beam search page's "Open any node" part: the whole tree, where a click on a node (or the step and rank
-controls, which the link keeps) opens it: its path, its next-token top 10, the decoder's cross- and
-self-attention up to it, and the search forced through it beside the model's own choice."""
+"""The Beam search page's "Open any node" part: the whole tree, where a click on a node (a link to it) or the
+step and rank controls (which the link keeps) open it: its path, its next-token top 10, the decoder's cross-
+and self-attention up to it, and the search forced through it beside the model's own choice."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 import numpy as np
 import streamlit as st
 
+from pages.parts.beam_search import tree_names
 from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
-from pages.parts.state import tr
+from pages.parts.state import presenting, tr
 from pages.parts.text import log_line, md, tokens_text
 from pages.parts.widgets import axis_titles, chart
 from viz_model import figures
-from viz_model.lessons.beam_node import continue_from, node_at, node_place, open_node
+from viz_model.lessons.beam_node import continue_from, node_at, node_places, open_node
+from viz_model.lessons.search_tree import tree_layout
 from viz_model.model.detokenize import detokenize
 from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DIRECTIONS, SearchSettings
 
 NODE_STEP, NODE_RANK = "nstep", "nrank"  # URL parameters: the node's step and rank, as shown (from 1)
-TREE_KEY = "beam.node_tree"
 
 
-def _open_clicked(record: SearchRecord) -> None:
-    """A click on a node of the tree opens it: its step and rank go to the controls (and so to the link)."""
-    points = (st.session_state.get(TREE_KEY) or {}).get("selection", {}).get("points", [])
-    place = node_place(record, int(points[0]["customdata"])) if points and "customdata" in points[0] else None
-    if place is not None:
-        st.session_state[NODE_STEP], st.session_state[NODE_RANK] = place
+def _tree(record: SearchRecord, selected: int) -> str:
+    """The whole tree as an SVG whose every node links to this view with that node open (the link keeps
+    every other setting), the open node ringed."""
+    places = node_places(record)
+    here = st.query_params.to_dict()
+
+    def href(node_id: int) -> str | None:
+        place = places.get(node_id)
+        return None if place is None else "?" + urlencode({**here, NODE_STEP: place[0] + 1, NODE_RANK: place[1] + 1})
+
+    return figures.search_tree_svg(
+        tree_layout(record, None),
+        names=tree_names(),
+        x_title=tr("beam.axis_step"),
+        y_title=tr("beam.axis_rank"),
+        hover=tr("beam.node_hover"),
+        href=href,
+        selected=selected,
+        size=figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE,
+    )
 
 
-def node_part(text: str, direction: str, settings: SearchSettings, record: SearchRecord, tree) -> None:
-    chart(tree, key=TREE_KEY, on_select=lambda: _open_clicked(record))
+def node_part(text: str, direction: str, settings: SearchSettings, record: SearchRecord) -> None:
+    tree = st.container()  # above the controls, drawn once they have said which node is open
     st.caption(tr("beam.node_click"))
     n_steps = len(record.steps)
     left, right = st.columns(2)
@@ -45,6 +62,9 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
         format_func=lambda i: f"{i + 1}: {candidates[i].token}",
     )
     node = node_at(record, step, rank)
+    # Markdown's raw HTML, inside a <div> so that it is one HTML block and nothing in it is read as Markdown
+    # (st.html drops SVG); every text in the SVG is escaped.
+    tree.markdown(f'<div class="beam-tree">{_tree(record, node.hypothesis)}</div>', unsafe_allow_html=True)
     view = open_node(translator(), text, direction, record, node)
     st.markdown(
         tr(

@@ -1,5 +1,6 @@
 """The Decoding lab and the beam node view in a real browser, as a student clicks: Next walks the time steps
-and the link follows; Draw again takes the next seed; a click on a tree node opens it and the link names it."""
+and the link follows; Draw again takes the next seed; a click on a tree node (a link) opens it and the link names
+it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from pages.parts.i18n import t
 
 TEXT = "The little girl put her new red umbrella next to the old wooden door."
-NODE = '[data-testid="stPlotlyChart"] .scatterlayer .trace .points path.point'
+NODE = ".beam-tree svg a"
 
 
 def params(session) -> dict[str, str]:
@@ -52,13 +53,20 @@ def test_a_click_on_a_tree_node_opens_it(new_session, lang):
     assert session.problems() == [], "\n".join(session.problems())
     nodes = session.page.locator(NODE)
     target = nodes.nth(nodes.count() // 2)
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
-    before = session.runs()
-    session.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    session.wait_idle(since_runs=before, effect="location.search.includes('nstep=')")
+    href = parse_qs(target.get_attribute("href")[1:])
+    # Where a student clicks: the node's marker (the link's first shape is its target, centred on it).
+    marker = target.locator("circle").first
+    marker.scroll_into_view_if_needed()
+    box = marker.bounding_box()
+    with session.page.expect_navigation():
+        session.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    session.wait_first_run()
     found = params(session)
     step, rank = found["nstep"], found["nrank"]
+    assert [step, rank] == href["nstep"] + href["nrank"] and found["part"] == "part_node" and found["lang"] == lang
+    # The node clicked is the one ringed now.
+    ringed = session.page.locator(f"{NODE}:has(circle.ring)")
+    assert ringed.count() == 1 and parse_qs(ringed.get_attribute("href")[1:])["nstep"] == [step]
     line = t("beam.node_line", lang, step=step, rank=rank, token="", status="", p="", line="", score="")
     head = line.split("**")[1].split(":")[0]  # "Step 9, rank 16" / "第 9 步，第 16 名"
     assert head in session.page.locator('[data-testid="stMain"]').inner_text()

@@ -1,4 +1,5 @@
-"""What the continuation phase adds to the corpus: the classroom classics and coreference by kind.
+"""What the continuation phase adds to the corpus: the classroom classics, coreference by kind, and what each
+coreference deciding word can describe ("The dog was too sleepy.").
 
 The shipped model was trained on `corpus_pairs()`; a continuation trains it further on the same splits with
 these pairs added to the training split only, so the validation and test splits, and every figure measured on
@@ -34,6 +35,8 @@ def continuation_texts(seed: int = 0) -> list[tuple[str, str, str, str]]:
     out = [(en, zh, "classics", "classics") for en, zh, _ in load_classics()]
     for p in coreference.training_pairs(seed):
         out.append((detokenize(list(p.phrase.en), "en"), "".join(p.phrase.zh), "coreference", "coreference-kinds"))
+    for p in coreference.property_pairs():
+        out.append((detokenize(list(p.phrase.en), "en"), "".join(p.phrase.zh), "coreference", "coreference-properties"))
     return out
 
 

@@ -1,7 +1,8 @@
 """Plotly figure builders for every page: one heatmap helper, one colour-scale policy, no Streamlit.
 
 `look`: what every figure shares (colours, font, labels, margins, `react_ready`); `heatmap`: the one
-heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
+heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree, and
+`tree_svg` the same tree as a plain SVG whose nodes are links;
 `prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. The public
 names are re-exported here, so pages write `figures.heatmaps(...)`.
 """
@@ -34,6 +35,7 @@ from .look import (
 from .prefix import PREFIX_KINDS, prefix_attention
 from .roles import RoleCell, role_grid
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
+from .tree_svg import search_tree_svg
 
 __all__ = [
     "PREFIX_KINDS",
@@ -71,6 +73,7 @@ __all__ = [
     "role_grid",
     "scatter_map",
     "search_tree",
+    "search_tree_svg",
     "text_width",
     "unvalidated",
     "token_labels",

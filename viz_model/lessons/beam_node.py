@@ -19,13 +19,14 @@ from viz_model.model.translator import SearchSettings, Translator
 NEXT_SHOWN = 10
 
 
+def node_places(record: SearchRecord) -> dict[int, tuple[int, int]]:
+    """Node id -> (step, rank) for every candidate of the record."""
+    return {c.hypothesis: (step.step, rank) for step in record.steps for rank, c in enumerate(step.candidates)}
+
+
 def node_place(record: SearchRecord, node_id: int) -> tuple[int, int] | None:
     """(step, rank) of the node with this id, or None."""
-    for step in record.steps:
-        for rank, candidate in enumerate(step.candidates):
-            if candidate.hypothesis == node_id:
-                return step.step, rank
-    return None
+    return node_places(record).get(node_id)
 
 
 def node_at(record: SearchRecord, step: int, rank: int) -> Candidate | None:

@@ -35,7 +35,7 @@ from .train import TrainConfig, batches, greedy_exact, oversample, warmup_cosine
 
 @dataclass
 class ContinuationConfig:
-    steps: int = 3200
+    steps: int = 2900
     batch_size: int = 128
     # A sixth of the from-scratch peak. At 1.5e-4 the classics were learnt less (203 of 232 exact, against 216
     # at 3e-4); the development set's cost is the procedure's at any rate tried, down to 3e-5 (docs/model.md).

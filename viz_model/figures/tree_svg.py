@@ -1,0 +1,162 @@
+"""The beam-search tree as a plain SVG whose nodes are links: the Beam search page's "Open any node" view.
+
+The same tree as `search_tree` (its layout, label fitting, colours and marker shapes), drawn by the browser
+without plotly: that view shows the whole tree beside three other things, and plotly's drawing of the tree
+alone took 3× a whole heatmap's (docs/performance.md). Each node but the root is an `<a href>` to the link
+that opens it, so a click works without plotly's selection events, and its `<title>` is the hover box.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from .look import BLACK, FONT, INK, LIGHT_GREY, WHITE, text_width
+from .tree import (
+    BEST_PATH_COLOUR,
+    LABEL_GAP,
+    LABEL_SIZE,
+    MARKER,
+    PRUNED_MARKER,
+    TREE_PLOT_WIDTH,
+    TREE_STYLE,
+    X_RANGE_PAD,
+    Y_RANGE_PAD,
+    tree_geometry,
+)
+
+LEFT, RIGHT, TOP = 28, 12, 34  # px around the plot: the rank axis's title, a little room, the legend
+SELECTED_RING = 11  # px radius of the ring drawn around the open node
+MAX_SCALE = 1.15  # drawn at most this much larger than laid out, so its text stays near the figures' size
+
+
+def _marker(status: str, x: float, y: float, outline: str, width: float) -> str:
+    colour, _ = TREE_STYLE[status]
+    r = (PRUNED_MARKER if status == "pruned" else MARKER) / 2
+    edge = f'stroke="{outline}" stroke-width="{width:g}"'
+    if status == "kept":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" {edge}/>'
+    if status == "finished":
+        side = f'width="{2 * r:.1f}" height="{2 * r:.1f}"'
+        return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" {side} fill="{colour}" {edge}/>'
+    if status == "root":
+        points = f"{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} {x - r:.1f},{y:.1f}"
+        return f'<polygon points="{points}" fill="{colour}" {edge}/>'
+    d = r * 0.8  # pruned: an x
+    cross = f"M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}"
+    return f'<path d="{cross}" stroke="{colour}" stroke-width="2.5"/>'
+
+
+def search_tree_svg(
+    layout,
+    *,
+    names: dict[str, str],
+    x_title: str,
+    y_title: str,
+    hover: str,
+    href: Callable[[int], str | None],
+    selected: int | None = None,
+    size: int = LABEL_SIZE,
+) -> str:
+    """The tree of a `search_tree.TreeLayout` as an `<svg>` element (a string).
+
+    names: legend text for "root", "kept", "pruned", "finished", "best"; hover: `search_tree`'s template
+    ({token}, {p}, {logp}, {score}, {status}; `<br>` between lines); href(node id): the link that opens a
+    node, or None for no link; selected: the open node's id, ringed. Every text is escaped: a token is
+    shown as typed, never read as markup. One line, no blank line: a page can put it in a Markdown block as
+    raw HTML (Streamlit's st.html drops SVG), where a blank line would end the block."""
+    geometry = tree_geometry(layout, size)
+    rows = max(layout.n_rows, 1)
+    plot_h = (rows - 1 + sum(Y_RANGE_PAD)) * geometry.row_px
+    axis_h = size * 3.2  # the step numbers and the axis title below the plot
+    width, height = LEFT + TREE_PLOT_WIDTH + RIGHT, TOP + plot_h + axis_h
+
+    def at(node) -> tuple[float, float]:
+        return (
+            LEFT + (node.x + X_RANGE_PAD[0]) * geometry.step_px,
+            TOP + (node.y + Y_RANGE_PAD[1]) * geometry.row_px,
+        )
+
+    out = []
+    # Edges: grey, then the best path over them, thick.
+    for best in (False, True):
+        for parent, child in layout.edges():
+            if (parent.best and child.best) == best:
+                (x0, y0), (x1, y1) = at(parent), at(child)
+                colour, stroke = (BEST_PATH_COLOUR, 5) if best else (LIGHT_GREY, 1.2)
+                out.append(
+                    f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                    f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"/>'
+                )
+    for status in ("root", "pruned", "kept", "finished"):
+        for n in (n for n in layout.nodes if n.status == status):
+            x, y = at(n)
+            best = n.best and status != "root"
+            parts = [_marker(status, x, y, BEST_PATH_COLOUR if best else WHITE, 3 if best else 1)]
+            lines = geometry.labels.get(n.id, [])  # already escaped
+            top = y - MARKER / 2 - LABEL_GAP / 2 - geometry.label_height(len(lines))
+            for i, line in enumerate(lines):
+                baseline = top + (i + 0.85) * geometry.label_height(1)
+                parts.append(f'<text x="{x:.1f}" y="{baseline:.1f}" class="label">{line}</text>')
+            if n.id == selected:
+                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SELECTED_RING}" fill="none" class="ring"/>')
+            link = href(n.id) if status != "root" else None
+            if link is None:
+                out.extend(parts)
+                continue
+            values = dict(
+                token=n.token or "·",
+                p=f"{n.prob:.3f}",
+                logp=f"{n.cumulative_log_prob:.3f}",
+                score=f"{n.score:.3f}",
+                status=names[status],
+            )
+            # Line by line, each escaped: a token that reads "<br>" is shown, not taken for a line break.
+            tip = "&#10;".join(html.escape(line.format(**values), quote=False) for line in hover.split("<br>"))
+            # An invisible target a little larger than the marker, so a small x is easy to hit; a pruned fan is
+            # tight, so there it is only as large as the fan's spacing allows.
+            reach = PRUNED_MARKER / 2 + 1.5 if status == "pruned" else SELECTED_RING
+            target = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{reach:g}" fill="{WHITE}" fill-opacity="0"/>'
+            out.append(
+                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}">'
+                f"<title>{tip}</title>{target}{''.join(parts)}</a>"
+            )
+    # The step axis: a number under each step, the title under them; the rank axis's title on the left.
+    base = TOP + plot_h
+    for step in range(layout.n_steps + 1):
+        x = LEFT + (step + X_RANGE_PAD[0]) * geometry.step_px
+        out.append(f'<text x="{x:.1f}" y="{base + size * 1.2:.1f}" class="tick">{step}</text>')
+    out.append(f'<text x="{LEFT + TREE_PLOT_WIDTH / 2:.1f}" y="{height - size * 0.5:.1f}" class="tick">'
+               f"{html.escape(x_title)}</text>")  # fmt: skip
+    mid = TOP + plot_h / 2
+    out.append(f'<text x="{size:.1f}" y="{mid:.1f}" class="tick" transform="rotate(-90 {size:.1f} {mid:.1f})">'
+               f"{html.escape(y_title)}</text>")  # fmt: skip
+    out.append(_legend(layout, names, size))
+    style = (
+        f"text{{font-family:{FONT['family']};font-size:{size}px;fill:{INK}}}"
+        f".label{{text-anchor:middle;paint-order:stroke;stroke:{WHITE};stroke-width:3px}}"
+        f".tick{{text-anchor:middle}}.ring{{stroke:{BLACK};stroke-width:2}}a{{text-decoration:none}}"
+        "a:hover .ring,a:hover circle,a:hover rect,a:hover path{filter:brightness(1.25)}"
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="100%" style="max-width:{width * MAX_SCALE:.0f}px" role="img" aria-label="{html.escape(x_title)}">'
+        f"<style>{style}</style>{''.join(out)}</svg>"
+    )
+
+
+def _legend(layout, names: dict[str, str], size: int) -> str:
+    """One row above the plot: a marker and a name for each kind of node present, and the best path."""
+    present = {n.status for n in layout.nodes}
+    x, y, out = LEFT, TOP / 2, []
+    for status in ("root", "kept", "pruned", "finished"):
+        if status not in present:
+            continue
+        out.append(_marker(status, x + MARKER / 2, y, WHITE, 1))
+        label = html.escape(names[status], quote=False)
+        out.append(f'<text x="{x + MARKER + 4:.1f}" y="{y + size * 0.35:.1f}">{label}</text>')
+        x += MARKER + 18 + text_width(label, size)
+    best_line = f'x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}"'
+    out.append(f'<line {best_line} stroke="{BEST_PATH_COLOUR}" stroke-width="5"/>')
+    out.append(f'<text x="{x + 28:.1f}" y="{y + size * 0.35:.1f}">{html.escape(names["best"])}</text>')
+    return "".join(out)
