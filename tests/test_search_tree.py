@@ -1,6 +1,7 @@
 """The beam-search tree: its layout (viz_model.lessons.search_tree) and its figure (viz_model.figures)."""
 
 import math
+from collections import Counter
 
 import pytest
 
@@ -205,13 +206,16 @@ def test_svg_tree_links_every_node_but_the_root_to_its_own_place(record):
         assert node_at(record, step, rank).hypothesis == int(a.get("data-node"))
         node = next(n for n in layout.nodes if n.id == int(a.get("data-node")))
         assert a.find(f"{SVG}title").text == f"{node.token}\np = {node.prob:.3f}"  # the hover box, two lines
-    # Shapes differ by status (no colour vision needed): circles kept, squares finished, an x pruned.
-    shapes = {
-        n.status: {el.tag for el in next(a for a in links if int(a.get("data-node")) == n.id)} - {f"{SVG}title"}
-        for n in layout.candidates()
-    }
-    assert f"{SVG}rect" in shapes["finished"] and f"{SVG}rect" not in shapes["kept"]
-    assert f"{SVG}path" in shapes["pruned"]
+    # Shapes differ by status (no colour vision needed): circles kept, squares finished, an x pruned, one
+    # of each in the legend too.
+    from viz_model.figures.tree import TREE_STYLE
+
+    counts = Counter(n.status for n in layout.nodes)
+    assert {a.get("class") for a in links} == {f"node-{s}" for s in counts if s != "root"}
+    shapes = (("kept", "circle", "fill"), ("finished", "rect", "fill"), ("pruned", "path", "stroke"))
+    for status, shape, paint in shapes:
+        drawn = [el for el in root.findall(f"{SVG}{shape}") if el.get(paint) == TREE_STYLE[status][0]]
+        assert len(drawn) == counts[status] + 1, status
 
 
 def test_svg_tree_rings_the_open_node_and_shows_typed_markup_as_text(record):

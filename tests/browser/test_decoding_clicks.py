@@ -55,7 +55,7 @@ def test_a_click_on_a_tree_node_opens_it(new_session, lang):
     target = nodes.nth(nodes.count() // 2)
     href = parse_qs(target.get_attribute("href")[1:])
     # Where a student clicks: the node's marker (the link's first shape is its target, centred on it).
-    marker = target.locator("circle").first
+    marker = target.locator(":scope > circle, :scope > rect").first
     marker.scroll_into_view_if_needed()
     box = marker.bounding_box()
     with session.page.expect_navigation():

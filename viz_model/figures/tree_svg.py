@@ -27,6 +27,7 @@ from .tree import (
 
 LEFT, RIGHT, TOP = 28, 12, 34  # px around the plot: the rank axis's title, a little room, the legend
 SELECTED_RING = 11  # px radius of the ring drawn around the open node
+HIT = f'fill="{WHITE}" fill-opacity="0"'  # a link's invisible target: what a click lands on
 MAX_SCALE = 1.15  # drawn at most this much larger than laid out, so its text stays near the figures' size
 
 
@@ -88,11 +89,24 @@ def search_tree_svg(
                     f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
                     f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"/>'
                 )
+    # The markers as the plotly tree stacks them (pruned under kept), then over them the links: each node's
+    # invisible target, its label and, for the open node, a ring. A pruned fan is tight (its x marks a few px
+    # apart, just under a kept sibling's marker), so its links come last, each a band no taller than the
+    # fan's spacing: a click on an x opens that x, not the node drawn next to it.
     for status in ("root", "pruned", "kept", "finished"):
         for n in (n for n in layout.nodes if n.status == status):
-            x, y = at(n)
             best = n.best and status != "root"
-            parts = [_marker(status, x, y, BEST_PATH_COLOUR if best else WHITE, 3 if best else 1)]
+            out.append(_marker(status, *at(n), BEST_PATH_COLOUR if best else WHITE, 3 if best else 1))
+    half_band = _pruned_half_bands(layout, geometry.row_px)
+    for status in ("root", "kept", "finished", "pruned"):
+        for n in (n for n in layout.nodes if n.status == status):
+            x, y = at(n)
+            parts = []
+            if status == "pruned":
+                h, w = half_band[n.id], PRUNED_MARKER / 2 + 2
+                parts.append(f'<rect x="{x - w:.1f}" y="{y - h:.1f}" width="{2 * w:.1f}" height="{2 * h:.2f}" {HIT}/>')
+            elif status != "root":
+                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{MARKER / 2 + 2:g}" {HIT}/>')
             lines = geometry.labels.get(n.id, [])  # already escaped
             top = y - MARKER / 2 - LABEL_GAP / 2 - geometry.label_height(len(lines))
             for i, line in enumerate(lines):
@@ -113,13 +127,9 @@ def search_tree_svg(
             )
             # Line by line, each escaped: a token that reads "<br>" is shown, not taken for a line break.
             tip = "&#10;".join(html.escape(line.format(**values), quote=False) for line in hover.split("<br>"))
-            # An invisible target a little larger than the marker, so a small x is easy to hit; a pruned fan is
-            # tight, so there it is only as large as the fan's spacing allows.
-            reach = PRUNED_MARKER / 2 + 1.5 if status == "pruned" else SELECTED_RING
-            target = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{reach:g}" fill="{WHITE}" fill-opacity="0"/>'
             out.append(
-                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}">'
-                f"<title>{tip}</title>{target}{''.join(parts)}</a>"
+                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}" class="node-{status}">'
+                f"<title>{tip}</title>{''.join(parts)}</a>"
             )
     # The step axis: a number under each step, the title under them; the rank axis's title on the left.
     base = TOP + plot_h
@@ -136,13 +146,27 @@ def search_tree_svg(
         f"text{{font-family:{FONT['family']};font-size:{size}px;fill:{INK}}}"
         f".label{{text-anchor:middle;paint-order:stroke;stroke:{WHITE};stroke-width:3px}}"
         f".tick{{text-anchor:middle}}.ring{{stroke:{BLACK};stroke-width:2}}a{{text-decoration:none}}"
-        "a:hover .ring,a:hover circle,a:hover rect,a:hover path{filter:brightness(1.25)}"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'width="100%" style="max-width:{width * MAX_SCALE:.0f}px" role="img" aria-label="{html.escape(x_title)}">'
         f"<style>{style}</style>{''.join(out)}</svg>"
     )
+
+
+def _pruned_half_bands(layout, row_px: float) -> dict[int, float]:
+    """Half the height of each pruned node's click band, in px: half the distance to its nearest pruned
+    sibling, at most a little more than its marker."""
+    fans: dict[int, list] = {}
+    for n in layout.nodes:
+        if n.status == "pruned":
+            fans.setdefault(n.parent, []).append(n)
+    out = {}
+    for fan in fans.values():
+        ys = sorted(n.y * row_px for n in fan)
+        gap = min((b - a for a, b in zip(ys, ys[1:])), default=float("inf"))
+        out |= {n.id: min(gap / 2, PRUNED_MARKER / 2 + 1.5) for n in fan}
+    return out
 
 
 def _legend(layout, names: dict[str, str], size: int) -> str:

@@ -153,15 +153,18 @@ def evaluate_coreference_by_kind(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, l
     after 因为 the reference's, and is the main clause right (exactly, or a listed variant)?"""
     pairs = coreference.held_out_pairs()
     referent = main = 0
+    by_word: dict[str, list[bool]] = {}  # which deciding words are read right: where a next recipe should look
     for p in pairs:
         out = translate_tokens(model, tokenizer, detokenize(list(p.phrase.en), "en"), "zh", beam_width)
         referent += named_referent(out) == p.referent
+        by_word.setdefault(f"{p.word} ({p.reading})", []).append(named_referent(out) == p.referent)
         clause = "".join(out[: out.index("，")]) if "，" in out else ""
         main += clause in coreference.main_clause_variants(p.main_clause)
     result = {
         "coreference_by_kind_referent_accuracy": round(referent / len(pairs), 4),
         "coreference_by_kind_main_clause_accuracy": round(main / len(pairs), 4),
         "coreference_by_kind_sentences": len(pairs),
+        "coreference_by_kind_referent_by_word": {w: f"{sum(r)}/{len(r)}" for w, r in sorted(by_word.items())},
     }
     log(
         f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, "
