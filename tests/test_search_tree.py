@@ -208,14 +208,20 @@ def test_svg_tree_links_every_node_but_the_root_to_its_own_place(record):
         assert a.find(f"{SVG}title").text == f"{node.token}\np = {node.prob:.3f}"  # the hover box, two lines
     # Shapes differ by status (no colour vision needed): circles kept, squares finished, an x pruned, one
     # of each in the legend too.
-    from viz_model.figures.tree import TREE_STYLE
+    from viz_model.figures.tree_svg import MARK_CLASS
 
     counts = Counter(n.status for n in layout.nodes)
     assert {a.get("class") for a in links} == {f"node-{s}" for s in counts if s != "root"}
-    shapes = (("kept", "circle", "fill"), ("finished", "rect", "fill"), ("pruned", "path", "stroke"))
-    for status, shape, paint in shapes:
-        drawn = [el for el in root.findall(f"{SVG}{shape}") if el.get(paint) == TREE_STYLE[status][0]]
-        assert len(drawn) == counts[status] + 1, status
+    marks = {
+        status: [el for el in root if el.get("class", "").split(" ")[0] == cls] for status, cls in MARK_CLASS.items()
+    }
+    assert len(marks["kept"]) == counts["kept"] + 1 and {el.tag for el in marks["kept"]} == {f"{SVG}circle"}
+    assert len(marks["finished"]) == counts["finished"] + 1 and {el.tag for el in marks["finished"]} == {f"{SVG}rect"}
+    crosses = "".join(el.get("d") for el in marks["pruned"])
+    assert {el.tag for el in marks["pruned"]} == {f"{SVG}path"} and crosses.count("M") == counts["pruned"] + 1
+    # The best path's nodes, and only they, are outlined in its colour.
+    outlined = sum("o" in el.get("class").split() for el in marks["kept"] + marks["finished"])
+    assert outlined == sum(n.best for n in layout.candidates() if n.status != "pruned")
 
 
 def test_svg_tree_rings_the_open_node_and_shows_typed_markup_as_text(record):

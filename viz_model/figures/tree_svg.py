@@ -27,25 +27,36 @@ from .tree import (
 
 LEFT, RIGHT, TOP = 28, 12, 34  # px around the plot: the rank axis's title, a little room, the legend
 SELECTED_RING = 11  # px radius of the ring drawn around the open node
-HIT = f'fill="{WHITE}" fill-opacity="0"'  # a link's invisible target: what a click lands on
 MAX_SCALE = 1.15  # drawn at most this much larger than laid out, so its text stays near the figures' size
 
 
-def _marker(status: str, x: float, y: float, outline: str, width: float) -> str:
-    colour, _ = TREE_STYLE[status]
-    r = (PRUNED_MARKER if status == "pruned" else MARKER) / 2
-    edge = f'stroke="{outline}" stroke-width="{width:g}"'
+# Each kind of mark styled once, by class: a whole tree is a few hundred marks, and every byte of it is sent
+# and parsed on each new sentence.
+MARK_CLASS = {"root": "r", "kept": "k", "finished": "f", "pruned": "x"}
+
+
+def _marker(status: str, x: float, y: float, best: bool = False) -> str:
+    """A node's mark, its shape by status (a pruned one is an x: `_crosses`); `best` outlines it in the best
+    path's colour."""
+    r = MARKER / 2
+    cls = MARK_CLASS[status] + (" o" if best else "")
     if status == "kept":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" {edge}/>'
+        return f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r:g}" class="{cls}"/>'
     if status == "finished":
-        side = f'width="{2 * r:.1f}" height="{2 * r:.1f}"'
-        return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" {side} fill="{colour}" {edge}/>'
+        return f'<rect x="{x - r:.0f}" y="{y - r:.0f}" width="{2 * r:g}" height="{2 * r:g}" class="{cls}"/>'
     if status == "root":
-        points = f"{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} {x - r:.1f},{y:.1f}"
-        return f'<polygon points="{points}" fill="{colour}" {edge}/>'
-    d = r * 0.8  # pruned: an x
-    cross = f"M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}"
-    return f'<path d="{cross}" stroke="{colour}" stroke-width="2.5"/>'
+        points = f"{x:.0f},{y - r:.0f} {x + r:.0f},{y:.0f} {x:.0f},{y + r:.0f} {x - r:.0f},{y:.0f}"
+        return f'<polygon points="{points}" class="r"/>'
+    return _crosses([(x, y)])
+
+
+def _crosses(points) -> str:
+    """Pruned nodes' x marks, all in one path."""
+    d = PRUNED_MARKER / 2 * 0.8
+    moves = "".join(
+        f"M{x - d:.1f} {y - d:.1f}l{2 * d:.1f} {2 * d:.1f}m0 {-2 * d:.1f}l{-2 * d:.1f} {2 * d:.1f}" for x, y in points
+    )
+    return f'<path d="{moves}" class="x"/>'
 
 
 def search_tree_svg(
@@ -79,24 +90,22 @@ def search_tree_svg(
         )
 
     out = []
-    # Edges: grey, then the best path over them, thick.
+    # Edges: grey, then the best path over them, thick; each set one path.
     for best in (False, True):
-        for parent, child in layout.edges():
-            if (parent.best and child.best) == best:
-                (x0, y0), (x1, y1) = at(parent), at(child)
-                colour, stroke = (BEST_PATH_COLOUR, 5) if best else (LIGHT_GREY, 1.2)
-                out.append(
-                    f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
-                    f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"/>'
-                )
+        moves = [
+            f"M{at(parent)[0]:.0f} {at(parent)[1]:.0f}L{at(child)[0]:.0f} {at(child)[1]:.0f}"
+            for parent, child in layout.edges()
+            if (parent.best and child.best) == best
+        ]
+        if moves:
+            out.append(f'<path d="{"".join(moves)}" class="{"b" if best else "e"}"/>')
     # The markers as the plotly tree stacks them (pruned under kept), then over them the links: each node's
     # invisible target, its label and, for the open node, a ring. A pruned fan is tight (its x marks a few px
     # apart, just under a kept sibling's marker), so its links come last, each a band no taller than the
     # fan's spacing: a click on an x opens that x, not the node drawn next to it.
-    for status in ("root", "pruned", "kept", "finished"):
-        for n in (n for n in layout.nodes if n.status == status):
-            best = n.best and status != "root"
-            out.append(_marker(status, *at(n), BEST_PATH_COLOUR if best else WHITE, 3 if best else 1))
+    out.append(_crosses([at(n) for n in layout.nodes if n.status == "pruned"]))
+    for status in ("root", "kept", "finished"):
+        out += [_marker(status, *at(n), n.best and status != "root") for n in layout.nodes if n.status == status]
     half_band = _pruned_half_bands(layout, geometry.row_px)
     for status in ("root", "kept", "finished", "pruned"):
         for n in (n for n in layout.nodes if n.status == status):
@@ -104,14 +113,16 @@ def search_tree_svg(
             parts = []
             if status == "pruned":
                 h, w = half_band[n.id], PRUNED_MARKER / 2 + 2
-                parts.append(f'<rect x="{x - w:.1f}" y="{y - h:.1f}" width="{2 * w:.1f}" height="{2 * h:.2f}" {HIT}/>')
+                parts.append(
+                    f'<rect x="{x - w:.1f}" y="{y - h:.1f}" width="{2 * w:.1f}" height="{2 * h:.2f}" class="h"/>'
+                )
             elif status != "root":
-                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{MARKER / 2 + 2:g}" {HIT}/>')
+                parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{MARKER / 2 + 2:g}" class="h"/>')
             lines = geometry.labels.get(n.id, [])  # already escaped
             top = y - MARKER / 2 - LABEL_GAP / 2 - geometry.label_height(len(lines))
             for i, line in enumerate(lines):
                 baseline = top + (i + 0.85) * geometry.label_height(1)
-                parts.append(f'<text x="{x:.1f}" y="{baseline:.1f}" class="label">{line}</text>')
+                parts.append(f'<text x="{x:.0f}" y="{baseline:.0f}" class="label">{line}</text>')
             if n.id == selected:
                 parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SELECTED_RING}" fill="none" class="ring"/>')
             link = href(n.id) if status != "root" else None
@@ -128,7 +139,7 @@ def search_tree_svg(
             # Line by line, each escaped: a token that reads "<br>" is shown, not taken for a line break.
             tip = "&#10;".join(html.escape(line.format(**values), quote=False) for line in hover.split("<br>"))
             out.append(
-                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}" class="node-{status}">'
+                f'<a href="{html.escape(link)}" data-node="{n.id}" class="node-{status}">'
                 f"<title>{tip}</title>{''.join(parts)}</a>"
             )
     # The step axis: a number under each step, the title under them; the rank axis's title on the left.
@@ -145,7 +156,11 @@ def search_tree_svg(
     style = (
         f"text{{font-family:{FONT['family']};font-size:{size}px;fill:{INK}}}"
         f".label{{text-anchor:middle;paint-order:stroke;stroke:{WHITE};stroke-width:3px}}"
-        f".tick{{text-anchor:middle}}.ring{{stroke:{BLACK};stroke-width:2}}a{{text-decoration:none}}"
+        f".tick{{text-anchor:middle}}.ring{{stroke:{BLACK};stroke-width:2}}a{{text-decoration:none!important}}"
+        f".e{{stroke:{LIGHT_GREY};stroke-width:1.2;fill:none}}.b{{stroke:{BEST_PATH_COLOUR};stroke-width:5;"
+        f"stroke-linecap:round;stroke-linejoin:round;fill:none}}.x{{stroke:{TREE_STYLE['pruned'][0]};stroke-width:2.5}}"
+        f".k,.f,.r{{stroke:{WHITE};stroke-width:1}}.k{{fill:{TREE_STYLE['kept'][0]}}}.f{{fill:{TREE_STYLE['finished'][0]}}}"
+        f".r{{fill:{TREE_STYLE['root'][0]}}}.o{{stroke:{BEST_PATH_COLOUR};stroke-width:3}}.h{{fill:{WHITE};fill-opacity:0}}"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -176,11 +191,10 @@ def _legend(layout, names: dict[str, str], size: int) -> str:
     for status in ("root", "kept", "pruned", "finished"):
         if status not in present:
             continue
-        out.append(_marker(status, x + MARKER / 2, y, WHITE, 1))
+        out.append(_marker(status, x + MARKER / 2, y))
         label = html.escape(names[status], quote=False)
         out.append(f'<text x="{x + MARKER + 4:.1f}" y="{y + size * 0.35:.1f}">{label}</text>')
         x += MARKER + 18 + text_width(label, size)
-    best_line = f'x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}"'
-    out.append(f'<line {best_line} stroke="{BEST_PATH_COLOUR}" stroke-width="5"/>')
+    out.append(f'<path d="M{x:.0f} {y:.0f}h22" class="b"/>')
     out.append(f'<text x="{x + 28:.1f}" y="{y + size * 0.35:.1f}">{html.escape(names["best"])}</text>')
     return "".join(out)
