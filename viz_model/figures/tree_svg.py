@@ -138,8 +138,9 @@ def search_tree_svg(
             )
             # Line by line, each escaped: a token that reads "<br>" is shown, not taken for a line break.
             tip = "&#10;".join(html.escape(line.format(**values), quote=False) for line in hover.split("<br>"))
+            # target="_self": a full load of the link (without it the app takes the click, and nothing opens).
             out.append(
-                f'<a href="{html.escape(link)}" data-node="{n.id}" class="node-{status}">'
+                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}" class="node-{status}">'
                 f"<title>{tip}</title>{''.join(parts)}</a>"
             )
     # The step axis: a number under each step, the title under them; the rank axis's title on the left.
