@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
-from pages.parts.beam_search import tree_names
 from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
 from pages.parts.state import presenting, tr
@@ -23,6 +22,11 @@ from viz_model.model.search_record import SearchRecord
 from viz_model.model.translator import DIRECTIONS, SearchSettings
 
 NODE_STEP, NODE_RANK = "nstep", "nrank"  # URL parameters: the node's step and rank, as shown (from 1)
+
+
+def tree_names() -> dict[str, str]:
+    """The tree's legend, in the interface's language (the Beam page's tree view uses it too)."""
+    return {status: tr(f"beam.status_{status}") for status in ("root", "kept", "pruned", "finished", "best")}
 
 
 def _tree(record: SearchRecord, selected: int) -> str:

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
+from pages.parts.beam_node import tree_names
 from pages.parts.cache import is_app_search, score, search, token_column_width, translate, translator
 from pages.parts.controls import URL, dependent_index
 from pages.parts.metrics import show_bleu
@@ -56,10 +57,6 @@ def search_record(text: str, direction: str, settings: SearchSettings) -> Search
     if not pretrained_picked() and is_app_search(settings):
         return translate(text, direction).record
     return search(text, direction, settings)
-
-
-def tree_names() -> dict[str, str]:
-    return {status: tr(f"beam.status_{status}") for status in ("root", "kept", "pruned", "finished", "best")}
 
 
 def tree_figure(record, upto: int | None):
