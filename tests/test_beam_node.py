@@ -126,3 +126,26 @@ def test_a_node_from_an_outdated_link_falls_back_to_the_first():
     assert errors(at) == []
     first = node_at(record(), 0, 0)
     assert any(f"{first.prob:.4f}" in m.value for m in at.markdown)
+
+
+@pytest.mark.apptest
+def test_typed_markup_never_reaches_the_trees_raw_html():
+    """The tree goes into st.markdown as raw HTML: a typed sentence with markup is in it only escaped."""
+    hostile = 'The cat "><script>alert(1)</script><img src=x onerror=alert(2)> sat.'
+    at = open_app("pages/beam_search.py", text=hostile, part="part_node")
+    assert errors(at) == []
+    svg = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-tree">'))
+    assert "<script" not in svg and "<img" not in svg
+    root = ET.fromstring(svg.removeprefix('<div class="beam-tree">').removesuffix("</div>"))
+    assert {el.tag.split("}")[1] for el in root.iter()} <= {
+        "svg",
+        "style",
+        "path",
+        "circle",
+        "rect",
+        "polygon",
+        "text",
+        "a",
+        "title",
+    }
+    assert all(parse_qs(a.get("href")[1:])["text"] == [hostile] for a in root.iter(f"{SVG}a"))
