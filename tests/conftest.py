@@ -22,6 +22,10 @@ the page opened on that sentence, and `trace`, the model's trace of it, which th
 from __future__ import annotations
 
 import importlib
+import pickle
+import shutil
+import tempfile
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -113,6 +117,47 @@ def pytest_configure(config):
         from tests.browser.harness import REPORT_FILE
 
         REPORT_FILE.unlink(missing_ok=True)
+        if config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None):
+            config.option.testrunuid = config.getoption("testrunuid") or uuid.uuid4().hex  # the workers' too
+    else:
+        _share_the_corpus(_corpus_folder(config.workerinput["testrunuid"]))
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput") and getattr(config.option, "testrunuid", None):
+        shutil.rmtree(_corpus_folder(config.option.testrunuid), ignore_errors=True)
+
+
+def _corpus_folder(testrunuid: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"attention-lab-corpus-{testrunuid}"
+
+
+def _share_the_corpus(folder: Path) -> None:
+    """One build of the corpus a run, not one a process: under pytest-xdist each process that needs the corpus
+    (seed 0) would build it, one to three minutes on two cores. The first builds it and leaves a pickle in a
+    folder of this run's; the others wait for it and load it (a second or two). Still built from the source
+    in this run, so a test of the build (test_corpus.test_same_seed_same_corpus) tests this run's build."""
+    from filelock import FileLock
+
+    from viz_model.corpus import assemble
+
+    build = assemble.generate_pairs
+
+    def generate_pairs(seed: int = 0):
+        if seed != 0:
+            return build(seed)
+        folder.mkdir(exist_ok=True)
+        path = folder / "pairs-0.pickle"
+        with FileLock(f"{path}.lock"):
+            if path.exists():
+                return pickle.loads(path.read_bytes())
+            pairs = build(seed)
+            partial = path.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(pairs, protocol=pickle.HIGHEST_PROTOCOL))
+            partial.replace(path)
+            return pairs
+
+    assemble.generate_pairs = generate_pairs
 
 
 def pytest_terminal_summary(terminalreporter):

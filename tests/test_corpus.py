@@ -33,9 +33,9 @@ def tokenizer(pairs):
 
 # ---- determinism and size -------------------------------------------------------------------------
 def test_same_seed_same_corpus(tmp_path, splits):
-    """The corpus this process built from seed 0 is, byte for byte, the one shipped in assets/corpus/ (built
-    by another process, from which the shipped model was trained): the build depends on its seed only, not on
-    hash seeds, dictionary order or the machine."""
+    """The corpus this run built from seed 0 (the first process that needed it: tests/conftest.py) is, byte for
+    byte, the one shipped in assets/corpus/ (built by another process, from which the shipped model was
+    trained): the build depends on its seed only, not on hash seeds, dictionary order or the machine."""
     corpus.write_corpus(tmp_path, splits=splits)
     for name in ("train.tsv", "validation.tsv", "test.tsv", "lexicon.tsv"):
         built, shipped = (tmp_path / name).read_bytes(), (corpus.OUT_DIR / name).read_bytes()

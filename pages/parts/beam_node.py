@@ -24,9 +24,17 @@ from viz_model.model.translator import DIRECTIONS, SearchSettings
 NODE_STEP, NODE_RANK = "nstep", "nrank"  # URL parameters: the node's step and rank, as shown (from 1)
 
 
-def tree_names() -> dict[str, str]:
-    """The tree's legend, in the interface's language (the Beam page's tree view uses it too)."""
-    return {status: tr(f"beam.status_{status}") for status in ("root", "kept", "pruned", "finished", "best")}
+def tree_texts() -> dict:
+    """The search tree's legend, axis titles, hover box and text size, in the interface's language: the same
+    for the plotly tree of the Beam page's tree view and this view's SVG tree."""
+    return dict(
+        names={status: tr(f"beam.status_{status}") for status in ("root", "kept", "pruned", "finished", "best")},
+        x_title=tr("beam.axis_step"),
+        y_title=tr("beam.axis_rank"),
+        hover=tr("beam.node_hover"),
+        # Labels are laid out for their size (no two overlap): in presentation mode, at that size.
+        size=figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE,
+    )
 
 
 def _tree(record: SearchRecord, selected: int) -> str:
@@ -39,16 +47,7 @@ def _tree(record: SearchRecord, selected: int) -> str:
         place = places.get(node_id)
         return None if place is None else "?" + urlencode({**here, NODE_STEP: place[0] + 1, NODE_RANK: place[1] + 1})
 
-    return figures.search_tree_svg(
-        tree_layout(record, None),
-        names=tree_names(),
-        x_title=tr("beam.axis_step"),
-        y_title=tr("beam.axis_rank"),
-        hover=tr("beam.node_hover"),
-        href=href,
-        selected=selected,
-        size=figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE,
-    )
+    return figures.search_tree_svg(tree_layout(record, None), href=href, selected=selected, **tree_texts())
 
 
 def node_part(text: str, direction: str, settings: SearchSettings, record: SearchRecord) -> None:

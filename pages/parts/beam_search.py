@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from pages.parts.beam_node import tree_names
+from pages.parts.beam_node import tree_texts
 from pages.parts.cache import is_app_search, score, search, token_column_width, translate, translator
 from pages.parts.controls import URL, dependent_index
 from pages.parts.metrics import show_bleu
@@ -60,16 +60,7 @@ def search_record(text: str, direction: str, settings: SearchSettings) -> Search
 
 
 def tree_figure(record, upto: int | None):
-    # Its labels are laid out for their size (no two overlap): in presentation mode, laid out at that size.
-    size = figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE
-    return figures.search_tree(
-        tree_layout(record, upto),
-        names=tree_names(),
-        x_title=tr("beam.axis_step"),
-        y_title=tr("beam.axis_rank"),
-        hover=tr("beam.node_hover"),
-        size=size,
-    )
+    return figures.search_tree(tree_layout(record, upto), **tree_texts())
 
 
 def _move_step(delta: int, n_steps: int) -> None:

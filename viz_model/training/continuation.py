@@ -270,13 +270,13 @@ def continue_training(
             "tokens_seen": tokens_seen,
             "cpu": cpu_name(),
             "final_train_loss": round(sum(losses[-50:]) / max(1, len(losses[-50:])), 4),
-            "validation_loss": round(
-                mean_loss(model, make_examples(splits["validation"], tokenizer, max_len), tokenizer), 4
-            ),
         },
         "corpus": {name: len(split) for name, split in splits.items()},
     }
-    if run_evaluation:
+    if run_evaluation:  # the validation loss too: a pass over the whole split, half a short run's time
+        card["continuation"]["validation_loss"] = round(
+            mean_loss(model, make_examples(splits["validation"], tokenizer, max_len), tokenizer), 4
+        )
         card["evaluation"] = evaluate(model, tokenizer, splits, log=log)
     if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)
