@@ -104,6 +104,11 @@ def test_the_page_opens_the_linked_node_and_forces_it(lang):
     lower = np.tril(np.ones_like(expected, bool))
     np.testing.assert_allclose(own[lower], expected[lower], atol=1e-5)
     assert np.isnan(own[~lower]).all()
+    # Its next tokens as bars: the model's ten most probable, in order, each with its probability written out.
+    bars = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-next">'))
+    shown = ET.fromstring(f"<root>{bars.split('</style>', 1)[1].removesuffix('</div>')}</root>")  # title, rows
+    cells = [(c.get("class"), c.text) for c in shown.iter("div") if c.get("class") in ("t", "v")]
+    assert view.next_top and cells == [c for tok, p in view.next_top for c in (("t", tok), ("v", f"{p:.3f}"))]
     # The whole tree, every node a link to its own place with the page's other settings, the open node ringed.
     svg = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-tree">'))
     links = list(ET.fromstring(svg.removeprefix('<div class="beam-tree">').removesuffix("</div>")).iter(f"{SVG}a"))

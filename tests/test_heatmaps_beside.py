@@ -1,6 +1,8 @@
 """Heatmaps that share their rows, drawn side by side as one figure (a decoder row's cross- and
 self-attention): the same numbers, labels and titles as the separate figures, one colour scale over both."""
 
+import json
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -64,3 +66,28 @@ def test_panels_with_other_rows_are_refused(cross_and_self):
     with pytest.raises(ValueError):
         figures.beside([left, other])
     assert isinstance(figures.beside([left]), go.Figure)
+
+
+def test_panels_given_as_their_specs_make_the_same_figure():
+    rng = np.random.default_rng(2)
+    rows, cols = figures.token_labels(["<bos>", "猫"]), figures.token_labels(["the", "cat", "."])
+    options = dict(y_title="query", x_title="key", value_name="w")
+    left, right = rng.random((2, 3)), np.tril(rng.random((2, 2)))
+    mask = np.tril(np.ones((2, 2), bool))
+    from_figures = figures.beside(
+        [
+            figures.heatmaps(left, rows, cols, panel_titles=["a"], **options),
+            figures.heatmaps(right, rows, rows, panel_titles=["b"], mask=mask, **options),
+        ]
+    )
+    from_specs = figures.beside(
+        [
+            figures.heatmap_spec(left, rows, cols, panel_titles=["a"], **options),
+            figures.heatmap_spec(right, rows, rows, panel_titles=["b"], mask=mask, **options),
+        ]
+    )
+    # The same but for a default template a figure's copy carries (react_ready drops it before it is drawn).
+    sent = [json.loads(fig.to_json()) for fig in (from_specs, from_figures)]
+    for figure_json in sent:
+        figure_json["layout"].pop("template", None)
+    assert sent[0] == sent[1]

@@ -83,17 +83,14 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
     )
     st.caption(tr("beam.node_path", tokens=md(tokens_text(view.path))))
     if view.next_top:
-        labels = [tok for tok, _ in view.next_top]
-        chart(
-            figures.bar_chart(
-                figures.token_labels(labels),
-                [p for _, p in view.next_top],
-                x_title=tr("beam.node_next_axis"),
-                y_title="",
-                highlight=[i == 0 for i in range(len(labels))],
-            ),
-            key="beam.node_next",
+        bars = figures.ranked_bars_html(
+            [tok for tok, _ in view.next_top],
+            [p for _, p in view.next_top],
+            title=tr("beam.node_next_axis"),
+            highlight=[i == 0 for i in range(len(view.next_top))],
+            size=figures.PRESENTATION_TEXT if presenting() else 14,
         )
+        st.markdown(f'<div class="beam-next">{bars}</div>', unsafe_allow_html=True)  # as the tree: one HTML block
         st.caption(tr("beam.node_next_caption"))
     else:
         st.info(tr("beam.node_finished"), icon=":material/flag:")

@@ -3,11 +3,13 @@
 Each action picks, with a seeded random generator, one visible control on the page and uses it the way a
 browser user does: a button or one option of a segmented control, an option of a select box, a slider moved
 by the keyboard, a radio option, a number typed into a number box, an expander opened or closed, a sentence
-typed into the sidebar box (from the hostile list and the course), a link to another page. After every
+typed into the sidebar box (from the hostile list and the course), a link to another page, a node of the
+Beam page's search tree (a link that loads the page with that node open). After every
 action the page must come back to idle within the time limit (no stuck page) with no exception shown, no
 console error and no uncaught page error. A failure names the seed and the action log, so it replays.
 
     python tests/browser/monkey.py --actions 300 --seed 1      # the long version, every page, both languages
+    python tests/browser/monkey.py --pages beam --params part=part_node   # starting in one view
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ CONTROLS = (
     # Presentation mode folds the sidebar away: a user opens it again (and may fold it) with these.
     ("[data-testid='stExpandSidebarButton'], [data-testid='stSidebarCollapseButton'] button", "button"),
     ("[data-testid='stSidebarNav'] a", "link"),
+    # The Beam page's node view: each node of its search tree is an SVG link that loads the page anew.
+    (".beam-tree svg a", "node"),
 )
 SLIDER_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown")
 
@@ -122,6 +126,11 @@ def one_action(session: Session, rng: random.Random) -> str | None:
     if not candidates:
         return None
     element = rng.choice(candidates)
+    if kind == "node":  # an SVG element: no inner text, and its click is a new page load
+        node = element.get_attribute("data-node")
+        with page.expect_navigation(timeout=CLICK_MS * 5):
+            element.click(timeout=CLICK_MS)
+        return f"open node {node}"
     label = (element.inner_text() or element.get_attribute("aria-label") or "").strip()[:40]
     if kind == "button":
         element.click(timeout=CLICK_MS)
@@ -156,16 +165,23 @@ def one_action(session: Session, rng: random.Random) -> str | None:
 
 
 def run_monkey(
-    session: Session, url_path: str, seed: int, n_actions: int, lang: str = "en", timeout_ms: float = 60_000
+    session: Session,
+    url_path: str,
+    seed: int,
+    n_actions: int,
+    lang: str = "en",
+    timeout_ms: float = 60_000,
+    params: dict | None = None,
 ) -> MonkeyResult:
-    """Open a page in a fresh session, do `n_actions` random actions; stop at the first problem.
+    """Open a page in a fresh session (with `params` in its link: a view to start in), do `n_actions` random
+    actions; stop at the first problem.
 
     An attempt whose control went away mid-action (the page was rerunning) is not an action: it is kept in
     `skipped`, the page is still checked after it, and another attempt follows (at most 3 × n_actions)."""
     rng = random.Random(seed)
     result = MonkeyResult(seed)
     start = time.perf_counter()
-    session.open(url_path, lang=lang)
+    session.open(url_path, lang=lang, **(params or {}))
     for _ in range(3 * n_actions):
         if len(result.actions) >= n_actions:
             break
@@ -198,7 +214,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", nargs="*", default=None, help="url paths (default: every page)")
     parser.add_argument("--languages", nargs="*", default=["en", "zh"], help="interface languages (default: both)")
+    parser.add_argument("--params", nargs="*", default=[], help="KEY=VALUE in each page's first link (a view)")
     args = parser.parse_args(argv)
+    params = dict(p.split("=", 1) for p in args.params)
     from pages.parts.frame import PAGES
 
     paths = args.pages or ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
@@ -215,7 +233,7 @@ def main(argv=None) -> int:
             for i, path in enumerate(paths):
                 context = browser.new_context(viewport={"width": 1400, "height": 900})
                 seed = args.seed * 1000 + i * 10 + (lang == "zh")
-                result = run_monkey(Session(context, server.base_url), path, seed, args.actions, lang)
+                result = run_monkey(Session(context, server.base_url), path, seed, args.actions, lang, params=params)
                 status = "ok" if not result.problems else "FAILED"
                 print(
                     f"{lang} /{path}: {len(result.actions)} actions ({len(result.skipped)} more attempts skipped)"

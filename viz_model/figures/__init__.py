@@ -1,15 +1,17 @@
-"""Plotly figure builders for every page: one heatmap helper, one colour-scale policy, no Streamlit.
+"""Figure builders for every page: one heatmap helper, one colour-scale policy, no Streamlit.
 
 `look`: what every figure shares (colours, font, labels, margins, `react_ready`); `heatmap`: the one
-heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree, and
-`tree_svg` the same tree as a plain SVG whose nodes are links;
-`prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. The public
-names are re-exported here, so pages write `figures.heatmaps(...)`.
+heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
+`prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. All plotly
+but two, plain markup where a view draws many marks beside other figures: `tree_svg`, the search tree as an
+SVG whose nodes are links, and `bars_html`, ranked bars as HTML. The public names are re-exported here, so
+pages write `figures.heatmaps(...)`.
 """
 
+from .bars_html import ranked_bars_html
 from .charts import bar_chart, cut_bars, grouped_bars, line_chart, scatter_map, vector_moves
 from .diagram import ARCHITECTURE_PARTS, architecture
-from .heatmap import beside, heatmaps, mark_rows, matrix_frame, panel_values
+from .heatmap import beside, heatmap_spec, heatmaps, mark_rows, matrix_frame, panel_values
 from .look import (
     BACKGROUND_COLOUR,
     FONT,
@@ -62,6 +64,7 @@ __all__ = [
     "column_width",
     "escape_label",
     "beside",
+    "heatmap_spec",
     "heatmaps",
     "line_chart",
     "mark_rows",
@@ -71,6 +74,7 @@ __all__ = [
     "prefix_attention",
     "react_ready",
     "role_grid",
+    "ranked_bars_html",
     "scatter_map",
     "search_tree",
     "search_tree_svg",

@@ -80,7 +80,16 @@ def index_tick_step(labels: Sequence[str], panels_across: int = 1) -> int | None
     return step
 
 
-def heatmaps(
+def heatmaps(*args, **options) -> go.Figure:
+    """The one heatmap helper: `heatmap_spec`'s figure (its arguments and docstring)."""
+    # Built without plotly.py's validation (its own switch, as figures/tree.py and line_chart use it): checking
+    # every cell array and label list was ~7 ms of each rerun that draws a heatmap, the Attention page's
+    # largest cost after the model. tests/test_figures.py rebuilds these figures validated and requires the
+    # same JSON, so a misspelt property still fails a test.
+    return go.Figure(heatmap_spec(*args, **options), _validate=False)
+
+
+def heatmap_spec(
     Z,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -99,8 +108,9 @@ def heatmaps(
     tick_labels: bool = True,
     title: str | None = None,
     compact: bool = False,
-) -> go.Figure:
-    """The one heatmap helper (after d2l's show_heatmaps): a grid of matrices sharing one colour scale.
+) -> dict:
+    """The plotly JSON (data and layout) of the one heatmap helper (after d2l's show_heatmaps): a grid of
+    matrices sharing one colour scale.
 
     Z: (n, m), (panels, n, m) or (rows, cols, n, m); matrix rows are queries (y, top to bottom), columns
     keys (x). Labels are used as given (pass `token_labels(...)` for tokens). `mask` (n, m) is True where a
@@ -278,19 +288,16 @@ def heatmaps(
         **LOOK,
         **(dict(title=dict(text=escape_label(title))) if title else {}),
     )
-    # Built without plotly.py's validation (its own switch, as figures/tree.py and line_chart use it): checking
-    # every cell array and label list was ~7 ms of each rerun that draws a heatmap, the Attention page's
-    # largest cost after the model. tests/test_figures.py rebuilds these figures validated and requires the
-    # same JSON, so a misspelt property still fails a test.
-    return go.Figure(dict(data=traces, layout=layout), _validate=False)
+    return dict(data=traces, layout=layout)
 
 
-def beside(panels: Sequence[go.Figure], gap: float = 0.05) -> go.Figure:
+def beside(panels: Sequence[go.Figure | dict], gap: float = 0.05) -> go.Figure:
     """One-panel `heatmaps` figures that share their rows (the same queries), side by side in one figure: each
     panel as wide as its columns, one colour scale over all of them, row labels once on the left. A decoder
     row's cross- and self-attention are one chart this way: a browser draws one figure far faster than two
-    (every chart pays plotly's layout and font measuring once)."""
-    specs = [panel.to_plotly_json() for panel in panels]
+    (every chart pays plotly's layout and font measuring once). A panel is a figure or its `heatmap_spec`:
+    a spec is read as it is, where a figure is copied into JSON first (its arrays encoded)."""
+    specs = [panel if isinstance(panel, dict) else panel.to_plotly_json() for panel in panels]
     if len({tuple(spec["data"][0]["y"]) for spec in specs}) != 1:
         raise ValueError("beside() needs panels with the same rows")
     rows = list(specs[0]["data"][0]["y"])
@@ -330,9 +337,10 @@ def beside(panels: Sequence[go.Figure], gap: float = 0.05) -> go.Figure:
             "showticklabels": k == 0 and yaxis["showticklabels"],
             **({"dtick": 1} if every_token else {}),
         }
-        for trace, drawn in zip(spec["data"], panels[k].data):
+        drawn = panels[k]["data"] if isinstance(panels[k], dict) else panels[k].data
+        for trace, own in zip(spec["data"], drawn):
             # z as the panel's own array: the JSON form is plotly's encoded one, which panel_values cannot read
-            trace = {**trace, "z": drawn.z, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+            trace = {**trace, "z": own["z"], "xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
             if not values_shown and trace.get("coloraxis"):
                 trace.pop("texttemplate", None)
             traces.append(trace)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .heatmap import beside, heatmaps
+from .heatmap import beside, heatmap_spec
 from .look import token_labels
 
 PREFIX_KINDS = ("cross", "decoder_self")
@@ -21,7 +21,7 @@ def prefix_attention(trace, layer: int, *, titles: dict, axes: dict, value_name:
         weights = trace.attention(kind, layer).weights.mean(0)  # (T, keys)
         y_title, x_title = axes[kind]
         panels.append(
-            heatmaps(
+            heatmap_spec(
                 weights,
                 rows,
                 token_labels(columns),
