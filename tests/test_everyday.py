@@ -19,6 +19,7 @@ from viz_model.corpus.evalset import (
     load_everyday,
     load_independent_translations,
     load_more_references,
+    more_references_file,
     normalise,
 )
 from viz_model.corpus.phrasebook import load_phrasebook
@@ -180,22 +181,37 @@ def test_closest_overlap_finds_near_duplicates_in_either_language():
 
 @pytest.mark.slow
 def test_everyday_evaluation_reports_what_it_measures(tmp_path):
-    """The shipped model on the everyday set: never an output in the source language (the searches skip its
-    words), chrF equal to sacrebleu's on the outputs the misses file lists, near duplicates counted."""
+    """The shipped model on every fourth sentence of the everyday set (both directions, every topic; the whole
+    set is `evaluate`'s, three minutes of the test command): never an output in the source language (the
+    searches skip its words), chrF equal to sacrebleu's on the outputs the misses file lists, further
+    references and the independent translation read beside it, near duplicates counted."""
+    import shutil
+
     import sacrebleu
 
     from viz_model.model import checkpoint
     from viz_model.training.evaluate import evaluate_everyday, mixes_source_language
 
+    lines = EVERYDAY_FILE.read_text(encoding="utf-8").splitlines()
+    small = tmp_path / EVERYDAY_FILE.name
+    small.write_text("\n".join([lines[0], *lines[1::4]]) + "\n", encoding="utf-8")
+    for sibling in (more_references_file, independent_translations_file):  # keyed by source: copied whole
+        shutil.copy(sibling(EVERYDAY_FILE), sibling(small))
     model, tokenizer, _ = checkpoint.load()
     training = corpus.split_corpus(corpus.corpus_pairs())["train"]
     result = evaluate_everyday(
-        model, tokenizer, log=lambda *_: None, misses_file=tmp_path / "misses.tsv", training_pairs=training
+        model,
+        tokenizer,
+        log=lambda *_: None,
+        misses_file=tmp_path / "misses.tsv",
+        training_pairs=training,
+        eval_file=small,
     )
     lines = (tmp_path / "misses.tsv").read_text(encoding="utf-8").splitlines()
     rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
-    everyday = load_everyday()
-    more = load_more_references()
+    everyday = load_everyday(small)
+    assert {p.direction for p in everyday} == {"en2zh", "zh2en"} and len(everyday) >= 100
+    more = load_more_references(more_references_file(small))
     for direction in ("en2zh", "zh2en"):
         assert result[f"everyday_mixed_language_{direction}"] == 0
         assert not any(mixes_source_language(r["output"], direction) for r in rows if r["direction"] == direction)
@@ -218,8 +234,7 @@ def test_everyday_evaluation_reports_what_it_measures(tmp_path):
         assert chrf_all >= chrf
         # The independent translator's wording, scored the same way (the same reference streams).
         person = [
-            load_independent_translations(independent_translations_file(EVERYDAY_FILE))[(direction, p.source)]
-            for p in chosen
+            load_independent_translations(independent_translations_file(small))[(direction, p.source)] for p in chosen
         ]
         assert result[f"everyday_independent_translation_chrf_{direction}"] == pytest.approx(
             sacrebleu.corpus_chrf(person, [[p.reference for p in chosen]]).score, abs=0.01
