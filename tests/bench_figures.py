@@ -3,10 +3,11 @@
     python tests/bench_figures.py [--rounds 15] [--sentence TEXT] [--step 5 --rank 2]
 
 The Beam search page's "Open any node" view draws the whole search tree as a plain SVG of links
-(`figures.search_tree_svg`) and two plotly figures (the node's cross- and self-attention side by side, its
-next-token bars); `tests/bench_browser.py` times the whole page. This draws each figure alone (plotly's with
-`Plotly.newPlot` into an empty page in headless Chromium, the plotly.js the plotly package ships, the same
-major version as Streamlit's; the SVG put into the page), and the plotly tree the view drew before, beside
+(`figures.search_tree_svg`), one plotly figure (the node's cross- and self-attention side by side) and its
+next-token bars as HTML (`figures.ranked_bars_html`); `tests/bench_browser.py` times the whole page. This
+draws each figure alone (plotly's with `Plotly.newPlot` into an empty page in headless Chromium, the
+plotly.js the plotly package ships, the same major version as Streamlit's; the SVG and HTML put into the
+page), and the plotly tree and bars the view drew before, beside
 the minimal page's heatmap, rounds taking turns, and prints each median in ms and as × that heatmap: the
 part of a view's time that drawing its figures takes, which no change to the page around them can save.
 """
@@ -38,6 +39,8 @@ DRAW_SVG = """async (svg) => {
     await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));  // until painted
     return performance.now() - t0; }"""
 SVG_TREE, PLOTLY_TREE = "whole tree, SVG", "whole tree, plotly"
+HTML_BARS, PLOTLY_BARS = "next-token bars, HTML", "next-token bars, plotly"
+MARKUP = (SVG_TREE, HTML_BARS)  # put into the page as they are, not drawn by plotly
 
 
 def node_view_figures(text: str, step: int, rank: int) -> dict:
@@ -84,8 +87,11 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
     floor = go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues"))
     built = {"minimal page's heatmap": floor, PLOTLY_TREE: tree, "attention beside": attention}
-    built["next-token bars"] = bars
-    return {**{name: json.loads(fig.to_json()) for name, fig in built.items()}, SVG_TREE: svg}
+    built[PLOTLY_BARS] = bars
+    html_bars = figures.ranked_bars_html(
+        labels, [p for _, p in view.next_top], title="p", highlight=[i == 0 for i in range(len(labels))]
+    )
+    return {**{name: json.loads(fig.to_json()) for name, fig in built.items()}, SVG_TREE: svg, HTML_BARS: html_bars}
 
 
 def main() -> None:
@@ -112,7 +118,7 @@ def main() -> None:
         page.wait_for_function("() => window.Plotly")
         for round_ in range(args.rounds + 1):  # the first round warms plotly up and is not counted
             for name, spec in specs.items():
-                took = page.evaluate(DRAW_SVG if name == SVG_TREE else DRAW, spec)
+                took = page.evaluate(DRAW_SVG if name in MARKUP else DRAW, spec)
                 if round_:
                     times[name].append(took)
         browser.close()
@@ -121,9 +127,9 @@ def main() -> None:
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:24s} {median:6.1f} ms  {median / floor:4.2f}× the minimal page's heatmap")
-    for tree in (SVG_TREE, PLOTLY_TREE):
-        total = sum(statistics.median(times[name]) for name in (tree, "attention beside", "next-token bars"))
-        print(f"  the view's, {tree:13s} {total:6.1f} ms  {total / floor:4.2f}×")
+    for version, parts in (("now", (SVG_TREE, HTML_BARS)), ("all plotly", (PLOTLY_TREE, PLOTLY_BARS))):
+        total = sum(statistics.median(times[name]) for name in (*parts, "attention beside"))
+        print(f"  the view's figures, {version:10s} {total:6.1f} ms  {total / floor:4.2f}×")
 
 
 if __name__ == "__main__":

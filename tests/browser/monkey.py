@@ -9,7 +9,7 @@ action the page must come back to idle within the time limit (no stuck page) wit
 console error and no uncaught page error. A failure names the seed and the action log, so it replays.
 
     python tests/browser/monkey.py --actions 300 --seed 1      # the long version, every page, both languages
-    python tests/browser/monkey.py --pages beam --params part=part_node   # starting in one view
+    python tests/browser/monkey.py --pages beam_search --params part=part_node --favour node 0.2   # one view
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,13 +108,18 @@ def _wait_idle(session: Session, timeout_ms: float) -> bool:
         return False
 
 
-def one_action(session: Session, rng: random.Random) -> str | None:
-    """Do one random action; returns its description (None when nothing was usable)."""
+def one_action(session: Session, rng: random.Random, favour: tuple[str, float] | None = None) -> str | None:
+    """Do one random action; returns its description (None when nothing was usable). `favour` (kind, share):
+    while a control of that kind is on the page, it is picked that share of the time."""
     page = session.page
     present = [
         (selector, kind) for selector, kind in CONTROLS if selector == "__sentence__" or page.locator(selector).count()
     ]
-    selector, kind = rng.choice(present)  # every kind of control on the page equally likely
+    favoured = [control for control in present if favour and control[1] == favour[0]]
+    if favoured and rng.random() < favour[1]:
+        selector, kind = rng.choice(favoured)
+    else:
+        selector, kind = rng.choice(present)  # every kind of control on the page equally likely
     if kind == "sentence":
         text = rng.choice([h.text for h in HOSTILE_INPUTS] + list(COURSE_SENTENCES))
         box = page.locator(SENTENCE_INPUT)
@@ -172,6 +178,7 @@ def run_monkey(
     lang: str = "en",
     timeout_ms: float = 60_000,
     params: dict | None = None,
+    favour: tuple[str, float] | None = None,
 ) -> MonkeyResult:
     """Open a page in a fresh session (with `params` in its link: a view to start in), do `n_actions` random
     actions; stop at the first problem.
@@ -186,7 +193,7 @@ def run_monkey(
         if len(result.actions) >= n_actions:
             break
         try:
-            done = one_action(session, rng)
+            done = one_action(session, rng, favour)
             if done is None:
                 continue
             result.actions.append(done)
@@ -215,8 +222,10 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", nargs="*", default=None, help="url paths (default: every page)")
     parser.add_argument("--languages", nargs="*", default=["en", "zh"], help="interface languages (default: both)")
     parser.add_argument("--params", nargs="*", default=[], help="KEY=VALUE in each page's first link (a view)")
+    parser.add_argument("--favour", nargs=2, metavar=("KIND", "SHARE"), help="e.g. node 0.2: tree nodes more often")
     args = parser.parse_args(argv)
     params = dict(p.split("=", 1) for p in args.params)
+    favour = (args.favour[0], float(args.favour[1])) if args.favour else None
     from pages.parts.frame import PAGES
 
     paths = args.pages or ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
@@ -233,11 +242,14 @@ def main(argv=None) -> int:
             for i, path in enumerate(paths):
                 context = browser.new_context(viewport={"width": 1400, "height": 900})
                 seed = args.seed * 1000 + i * 10 + (lang == "zh")
-                result = run_monkey(Session(context, server.base_url), path, seed, args.actions, lang, params=params)
+                session = Session(context, server.base_url)
+                result = run_monkey(session, path, seed, args.actions, lang, params=params, favour=favour)
                 status = "ok" if not result.problems else "FAILED"
+                kinds = Counter(" ".join(action.split()[:2]) if action.startswith("open node") else action.split()[0]
+                                for action in result.actions)  # fmt: skip
                 print(
                     f"{lang} /{path}: {len(result.actions)} actions ({len(result.skipped)} more attempts skipped)"
-                    f" in {result.seconds:.0f} s, {status}",
+                    f" in {result.seconds:.0f} s, {status}; {dict(kinds.most_common())}",
                     flush=True,
                 )
                 if result.problems:

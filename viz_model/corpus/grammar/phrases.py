@@ -4,6 +4,7 @@ built together, English and Chinese side by side."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from viz_model.model.detokenize import detokenize
 
@@ -17,11 +18,13 @@ class SentencePair:
     ambiguous: tuple[tuple[str, str], ...] = ()
     origin: str = "grammar"  # "grammar" (core grammar), "everyday" (lexicon templates), "phrasebook" (by hand)
 
-    @property
+    # Read again and again (training-set lookups, evaluation, the corpus's own checks): written once a pair.
+    # A frozen dataclass still has an instance dict, where cached_property keeps the text.
+    @cached_property
     def en(self) -> str:
         return detokenize(list(self.en_tokens), "en")
 
-    @property
+    @cached_property
     def zh(self) -> str:
         return detokenize(list(self.zh_tokens), "zh")
 
