@@ -161,9 +161,10 @@ def test_react_ready_leaves_nothing_for_plotly_react_to_redraw_on_a_copy():
                 customdata=np.arange(5),
                 marker=dict(size=np.array([3.0, 4, 5, 6, 7])),
             )
-        ]
+        ],
+        layout=dict(template="plotly"),  # a template, as plotly.py's default would give (figures/look.py sets none)
     )
-    assert "template" in _sent(line)["layout"]  # plotly.py's default, before
+    assert "template" in _sent(line)["layout"]
     sent = _sent(figures.react_ready(line))
     assert "template" not in sent["layout"] and sent["layout"]["datarevision"]
     trace = sent["data"][0]
