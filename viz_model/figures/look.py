@@ -31,7 +31,7 @@ from plotly.colors import get_colorscale, sample_colorscale
 
 # No default template: every figure here sets its own colours and fonts, and `react_ready` drops the template
 # before a figure is drawn. With a default one, each figure built copied it (about 2 ms, and most of a
-# `to_plotly_json` copy), several times a rerun. `import streamlit` sets its own default ("streamlit"); the app
+# `to_plotly_json` copy), several times a rerun. Loading Streamlit sets its own default ("streamlit"); the app
 # imports this module after Streamlit, so this one stands there (elsewhere a figure is only slower to build).
 pio.templates.default = None
 
