@@ -318,6 +318,7 @@ def test_only_pairs_the_starting_model_learnt_are_taught_by_it():
     assert _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.0) == (None, None)
 
 
+@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
 def test_the_controls_leave_frozen_weights_and_train_on_the_from_scratch_split_alone(tmp_path):
     """`--freeze encoder_layers --no-added-pairs`: the encoder stays as shipped while the decoder moves, and the
     training split is the from-scratch one (here a 100-pair sample of it), nothing added."""
