@@ -154,3 +154,5 @@ def test_typed_markup_never_reaches_the_trees_raw_html():
         "title",
     }
     assert all(parse_qs(a.get("href")[1:])["text"] == [hostile] for a in root.iter(f"{SVG}a"))
+    bars = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-next">'))
+    assert "<script" not in bars and "<img" not in bars

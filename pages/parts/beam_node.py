@@ -13,7 +13,7 @@ from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
 from pages.parts.state import presenting, tr
 from pages.parts.text import log_line, md, tokens_text
-from pages.parts.widgets import axis_titles, chart
+from pages.parts.widgets import axis_titles, chart, markup
 from viz_model import figures
 from viz_model.lessons.beam_node import continue_from, node_at, node_places, open_node
 from viz_model.lessons.search_tree import tree_layout
@@ -65,9 +65,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
         format_func=lambda i: f"{i + 1}: {candidates[i].token}",
     )
     node = node_at(record, step, rank)
-    # Markdown's raw HTML, inside a <div> so that it is one HTML block and nothing in it is read as Markdown
-    # (st.html drops SVG); every text in the SVG is escaped.
-    tree.markdown(f'<div class="beam-tree">{_tree(record, node.hypothesis)}</div>', unsafe_allow_html=True)
+    markup(_tree(record, node.hypothesis), "beam-tree", where=tree)
     view = open_node(translator(), text, direction, record, node)
     st.markdown(
         tr(
@@ -90,7 +88,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
             highlight=[i == 0 for i in range(len(view.next_top))],
             size=figures.PRESENTATION_TEXT if presenting() else 14,
         )
-        st.markdown(f'<div class="beam-next">{bars}</div>', unsafe_allow_html=True)  # as the tree: one HTML block
+        markup(bars, "beam-next")
         st.caption(tr("beam.node_next_caption"))
     else:
         st.info(tr("beam.node_finished"), icon=":material/flag:")

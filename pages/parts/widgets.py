@@ -196,6 +196,13 @@ def require_translation() -> Translation | None:
     return None if typed is None else translate(*typed)
 
 
+def markup(html: str, css_class: str, where=st) -> None:
+    """Markup a `viz_model.figures` builder wrote (every text in it escaped there), as one raw-HTML block:
+    inside a <div> so that nothing in it is read as Markdown. Markdown, not st.html: st.html drops SVG and
+    opens links in a new tab. The one place the app lets raw HTML through."""
+    where.markdown(f'<div class="{css_class}">{html}</div>', unsafe_allow_html=True)
+
+
 def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
     """Draw a plotly figure full width, with a keyed element so Streamlit can reuse it between reruns.
 
