@@ -186,6 +186,15 @@ def figure(at: AppTest, key_part: str) -> dict:
     )
 
 
+def markup(at: AppTest, key: str) -> tuple[str, str]:
+    """The raw markup `pages.parts.widgets.markup` put in the page under widget key `key`: (CSS class, HTML)."""
+    for el in at.get("bidi_component"):
+        if el.proto.id.endswith(f"-{key}"):
+            data = json.loads(el.proto.json)
+            return data["css_class"], data["html"]
+    raise AssertionError(f"no markup keyed {key!r}; ids: {[el.proto.id for el in at.get('bidi_component')]}")
+
+
 def x_title(fig: dict) -> str:
     """A heatmap figure's column title: its x axis's (one panel) or the one written under all its panels."""
     own = fig["layout"]["xaxis"].get("title", {}).get("text")

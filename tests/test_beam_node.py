@@ -5,13 +5,12 @@ through it against the model's own continuation. The page shows these (AppTest a
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import errors, figure, heatmap_panels, open_app, translator
+from tests.app_harness import errors, figure, heatmap_panels, markup, open_app, translator
 from tests.test_coreference import cross_attention_by_hooks
 from viz_model.lessons.beam_node import continue_from, node_at, node_place, open_node
 from viz_model.model.tokenizer import EOS
@@ -105,18 +104,17 @@ def test_the_page_opens_the_linked_node_and_forces_it(lang):
     np.testing.assert_allclose(own[lower], expected[lower], atol=1e-5)
     assert np.isnan(own[~lower]).all()
     # Its next tokens as bars: the model's ten most probable, in order, each with its probability written out.
-    bars = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-next">'))
-    shown = ET.fromstring(f"<root>{bars.split('</style>', 1)[1].removesuffix('</div>')}</root>")  # title, rows
+    bars = markup(at, "beam.next")[1]
+    shown = ET.fromstring(f"<root>{bars.split('</style>', 1)[1]}</root>")  # title, rows
     cells = [(c.get("class"), c.text) for c in shown.iter("div") if c.get("class") in ("t", "v")]
     assert view.next_top and cells == [c for tok, p in view.next_top for c in (("t", tok), ("v", f"{p:.3f}"))]
-    # The whole tree, every node a link to its own place with the page's other settings, the open node ringed.
-    svg = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-tree">'))
-    links = list(ET.fromstring(svg.removeprefix('<div class="beam-tree">').removesuffix("</div>")).iter(f"{SVG}a"))
-    places = {int(a.get("data-node")): parse_qs(a.get("href")[1:]) for a in links}
-    assert len(places) == len(found.nodes())
-    for node_id, query in list(places.items())[::9]:
-        assert node_place(found, node_id) == (int(query["nstep"][0]) - 1, int(query["nrank"][0]) - 1)
-        assert query["text"] == [TEXT] and query["part"] == ["part_node"] and query["lang"] == [lang]
+    # The whole tree, every node but the root a link the page's script takes (a browser test clicks them),
+    # the open node ringed.
+    css_class, svg = markup(at, "beam.tree")
+    links = list(ET.fromstring(svg).iter(f"{SVG}a"))
+    assert css_class == "beam-tree" and len(links) == len(found.nodes())
+    assert {int(a.get("data-node")) for a in links} == {n.hypothesis for n in found.nodes()}
+    assert all(a.get("href") == f"#node-{a.get('data-node')}" for a in links)
     ringed = [int(a.get("data-node")) for a in links if a.find(f"{SVG}circle[@class='ring']") is not None]
     assert ringed == [node.hypothesis]
     at.session_state["nstep"] = 0
@@ -135,13 +133,14 @@ def test_a_node_from_an_outdated_link_falls_back_to_the_first():
 
 @pytest.mark.apptest
 def test_typed_markup_never_reaches_the_trees_raw_html():
-    """The tree goes into st.markdown as raw HTML: a typed sentence with markup is in it only escaped."""
+    """The tree and the bars go into the page as raw HTML: a typed sentence's markup never reaches them (the
+    tree's texts are tokens, escaped; its links name nodes only)."""
     hostile = 'The cat "><script>alert(1)</script><img src=x onerror=alert(2)> sat.'
     at = open_app("pages/beam_search.py", text=hostile, part="part_node")
     assert errors(at) == []
-    svg = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-tree">'))
+    svg = markup(at, "beam.tree")[1]
     assert "<script" not in svg and "<img" not in svg
-    root = ET.fromstring(svg.removeprefix('<div class="beam-tree">').removesuffix("</div>"))
+    root = ET.fromstring(svg)
     assert {el.tag.split("}")[1] for el in root.iter()} <= {
         "svg",
         "style",
@@ -153,6 +152,6 @@ def test_typed_markup_never_reaches_the_trees_raw_html():
         "a",
         "title",
     }
-    assert all(parse_qs(a.get("href")[1:])["text"] == [hostile] for a in root.iter(f"{SVG}a"))
-    bars = next(m.value for m in at.markdown if m.value.startswith('<div class="beam-next">'))
+    assert all(a.get("href") == f"#node-{a.get('data-node')}" for a in root.iter(f"{SVG}a"))
+    bars = markup(at, "beam.next")[1]
     assert "<script" not in bars and "<img" not in bars

@@ -9,6 +9,7 @@ before failing, so one run shows the whole picture.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -55,6 +56,9 @@ def problems(at: AppTest, case: Hostile, lang: str, page: str) -> list[str]:
     for el in at.get("html"):
         if any(f in str(el.proto.body) for f in fragments):
             found.append("user text inside st.html")
+    for el in at.get("bidi_component"):  # pages.parts.widgets.markup: raw HTML
+        if any(f in value for value in json.loads(el.proto.json).values() for f in fragments):
+            found.append(f"user text inside raw markup: {el.proto.id}")
     translation = [el.value for el in at.sidebar.get("text")]
     if case.blank:
         if translation:

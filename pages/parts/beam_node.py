@@ -4,8 +4,6 @@ and self-attention up to it, and the search forced through it beside the model's
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import numpy as np
 import streamlit as st
 
@@ -38,16 +36,26 @@ def tree_texts() -> dict:
 
 
 def _tree(record: SearchRecord, selected: int) -> str:
-    """The whole tree as an SVG whose every node links to this view with that node open (the link keeps
-    every other setting), the open node ringed."""
+    """The whole tree as an SVG whose every node but the root is a link (`#node-id`, taken by `markup`'s
+    script, which opens it), the open node ringed."""
     places = node_places(record)
-    here = st.query_params.to_dict()
 
     def href(node_id: int) -> str | None:
-        place = places.get(node_id)
-        return None if place is None else "?" + urlencode({**here, NODE_STEP: place[0] + 1, NODE_RANK: place[1] + 1})
+        return f"#node-{node_id}" if node_id in places else None
 
     return figures.search_tree_svg(tree_layout(record, None), href=href, selected=selected, **tree_texts())
+
+
+def _open(record: SearchRecord):
+    """What a click on the tree drawn from `record` does: show that node's step and rank in the controls
+    (and so in the URL). A node id the record does not have (a tree of an earlier sentence) is ignored."""
+
+    def pick(node_id: int) -> None:
+        place = node_places(record).get(node_id)
+        if place is not None:
+            st.session_state[NODE_STEP], st.session_state[NODE_RANK] = place
+
+    return pick
 
 
 def node_part(text: str, direction: str, settings: SearchSettings, record: SearchRecord) -> None:
@@ -65,7 +73,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
         format_func=lambda i: f"{i + 1}: {candidates[i].token}",
     )
     node = node_at(record, step, rank)
-    markup(_tree(record, node.hypothesis), "beam-tree", where=tree)
+    markup(_tree(record, node.hypothesis), "beam-tree", key="beam.tree", on_pick=_open(record), where=tree)
     view = open_node(translator(), text, direction, record, node)
     st.markdown(
         tr(
@@ -88,7 +96,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
             highlight=[i == 0 for i in range(len(view.next_top))],
             size=figures.PRESENTATION_TEXT if presenting() else 14,
         )
-        markup(bars, "beam-next")
+        markup(bars, "beam-next", key="beam.next")
         st.caption(tr("beam.node_next_caption"))
     else:
         st.info(tr("beam.node_finished"), icon=":material/flag:")

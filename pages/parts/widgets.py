@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 
 import numpy as np
 import streamlit as st
@@ -196,11 +197,47 @@ def require_translation() -> Translation | None:
     return None if typed is None else translate(*typed)
 
 
-def markup(html: str, css_class: str, where=st) -> None:
-    """Markup a `viz_model.figures` builder wrote (every text in it escaped there), as one raw-HTML block:
-    inside a <div> so that nothing in it is read as Markdown. Markdown, not st.html: st.html drops SVG and
-    opens links in a new tab. The one place the app lets raw HTML through."""
-    where.markdown(f'<div class="{css_class}">{html}</div>', unsafe_allow_html=True)
+# The one place the app lets raw HTML through: a `viz_model.figures` builder's markup (every text escaped
+# there), put in the page by this script, which also reports a click on any `<a data-node>` in it to Python.
+# Not st.markdown (React parsed a whole search tree's SVG on every rerun, and its links, full page loads
+# that started a new session, had to repeat the page's whole query each), nor st.html (it drops SVG).
+_MARKUP_JS = """
+export default function ({ data, parentElement, setTriggerValue }) {
+  let box = parentElement.querySelector("div[data-markup]");
+  if (!box) {
+    box = document.createElement("div");
+    box.dataset.markup = "";
+    parentElement.appendChild(box);
+    box.addEventListener("click", (event) => {
+      const link = event.target.closest("a[data-node]");
+      if (!link) return;
+      event.preventDefault();
+      box.send("node", Number(link.dataset.node));
+    });
+  }
+  box.send = setTriggerValue;
+  box.className = data.css_class;
+  if (box.shown !== data.html) {
+    box.innerHTML = data.html;
+    box.shown = data.html;
+  }
+}
+"""
+_markup = st.components.v2.component("attention_lab_markup", js=_MARKUP_JS, isolate_styles=False)
+
+
+def markup(html: str, css_class: str, key: str, on_pick: Callable[[int], None] | None = None, where=st) -> None:
+    """Markup a `viz_model.figures` builder wrote, in a `<div class=css_class>`. A click on one of its
+    `<a data-node="id">` elements calls `on_pick(id)` before the rerun it starts (a callback: it may set the
+    controls that show the node), in the same session."""
+
+    def picked() -> None:
+        node = getattr(st.session_state.get(key), "node", None)
+        if on_pick is not None and isinstance(node, int) and not isinstance(node, bool):
+            on_pick(node)
+
+    with nullcontext() if where is st else where:
+        _markup(key=key, data={"html": html, "css_class": css_class}, on_node_change=picked)
 
 
 def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:

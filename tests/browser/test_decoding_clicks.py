@@ -1,6 +1,6 @@
 """The Decoding lab and the beam node view in a real browser, as a student clicks: Next walks the time steps
-and the link follows; Draw again takes the next seed; a click on a tree node (a link) opens it and the link names
-it."""
+and the link follows; Draw again takes the next seed; a click on a tree node opens it in the same session and
+the link names it."""
 
 from __future__ import annotations
 
@@ -47,27 +47,39 @@ def test_next_walks_the_time_steps_and_the_link_follows(new_session, lang):
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_click_on_a_tree_node_opens_it(new_session, lang):
+def test_a_click_on_a_tree_node_opens_it(new_session, lang, translator):
+    """A click on a node opens it in the same session (no page load: a mark left on the window survives),
+    the step and rank controls and the link name it, and the link opened anew rings the same node."""
+    from viz_model.lessons.beam_node import node_place
+
     session = new_session()
     session.open("beam_search", text=TEXT, dir="en2zh", lang=lang, part="part_node")
     assert session.problems() == [], "\n".join(session.problems())
     nodes = session.page.locator(NODE)
     target = nodes.nth(nodes.count() // 2)
-    href = parse_qs(target.get_attribute("href")[1:])
+    node = int(target.get_attribute("data-node"))
+    step, rank = (i + 1 for i in node_place(translator.search(TEXT, "en2zh"), node))
     # Where a student clicks: the node's marker (the link's first shape is its target, centred on it).
     marker = target.locator(":scope > circle, :scope > rect").first
     marker.scroll_into_view_if_needed()
     box = marker.bounding_box()
-    with session.page.expect_navigation():
-        session.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    session.wait_first_run()
+    session.page.evaluate("window.stillHere = true")
+    before = session.runs()
+    session.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    query = "new URLSearchParams(location.search)"
+    opened_js = f"(q => q.get('nstep') === '{step}' && q.get('nrank') === '{rank}')({query})"
+    session.wait_idle(since_runs=before, effect=opened_js)
+    assert session.page.evaluate("window.stillHere === true"), "the click loaded the page anew"
     found = params(session)
-    step, rank = found["nstep"], found["nrank"]
-    assert [step, rank] == href["nstep"] + href["nrank"] and found["part"] == "part_node" and found["lang"] == lang
-    # The node clicked is the one ringed now.
-    ringed = session.page.locator(f"{NODE}:has(circle.ring)")
-    assert ringed.count() == 1 and parse_qs(ringed.get_attribute("href")[1:])["nstep"] == [step]
+    assert [found["nstep"], found["nrank"]] == [str(step), str(rank)]
+    assert found["part"] == "part_node" and found["lang"] == lang and found["text"] == TEXT
     line = t("beam.node_line", lang, step=step, rank=rank, token="", status="", p="", line="", score="")
     head = line.split("**")[1].split(":")[0]  # "Step 9, rank 16" / "第 9 步，第 16 名"
-    assert head in session.page.locator('[data-testid="stMain"]').inner_text()
-    assert session.problems() == [], "\n".join(session.problems())
+    for opened in (session, new_session()):  # this session, then its link in a new one
+        if opened is not session:
+            opened.page.goto(session.page.url)
+            opened.wait_first_run()
+        ringed = opened.page.locator(f"{NODE}:has(circle.ring)")
+        assert ringed.count() == 1 and ringed.get_attribute("data-node") == str(node)
+        assert head in opened.page.locator('[data-testid="stMain"]').inner_text()
+        assert opened.problems() == [], "\n".join(opened.problems())

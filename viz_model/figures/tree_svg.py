@@ -2,8 +2,9 @@
 
 The same tree as `search_tree` (its layout, label fitting, colours and marker shapes), drawn by the browser
 without plotly: that view shows the whole tree beside three other things, and plotly's drawing of the tree
-alone took 3× a whole heatmap's (docs/performance.md). Each node but the root is an `<a href>` to the link
-that opens it, so a click works without plotly's selection events, and its `<title>` is the hover box.
+alone took 3× a whole heatmap's (docs/performance.md). Each node but the root is an `<a href data-node>`, so
+a click works without plotly's selection events (the page's script takes it), and its `<title>` is the hover
+box.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def search_tree_svg(
     names: legend text for "root", "kept", "pruned", "finished", "best"; hover: `search_tree`'s template
     ({token}, {p}, {logp}, {score}, {status}; `<br>` between lines); href(node id): the link that opens a
     node, or None for no link; selected: the open node's id, ringed. Every text is escaped: a token is
-    shown as typed, never read as markup. One line, no blank line: a page can put it in a Markdown block as
-    raw HTML (Streamlit's st.html drops SVG), where a blank line would end the block."""
+    shown as typed, never read as markup. One line, no blank line: it can also go into a Markdown block as
+    raw HTML, where a blank line would end the block."""
     geometry = tree_geometry(layout, size)
     rows = max(layout.n_rows, 1)
     plot_h = (rows - 1 + sum(Y_RANGE_PAD)) * geometry.row_px
@@ -138,9 +139,8 @@ def search_tree_svg(
             )
             # Line by line, each escaped: a token that reads "<br>" is shown, not taken for a line break.
             tip = "&#10;".join(html.escape(line.format(**values), quote=False) for line in hover.split("<br>"))
-            # target="_self": a full load of the link (without it the app takes the click, and nothing opens).
             out.append(
-                f'<a href="{html.escape(link)}" target="_self" data-node="{n.id}" class="node-{status}">'
+                f'<a href="{html.escape(link)}" data-node="{n.id}" class="node-{status}">'
                 f"<title>{tip}</title>{''.join(parts)}</a>"
             )
     # The step axis: a number under each step, the title under them; the rank axis's title on the left.
