@@ -8,7 +8,8 @@ typed ever interpreted as HTML, Markdown, LaTeX or script, and the server still 
 HOSTILE_INPUTS: `Hostile(id, text, direction)`, ids are short and unique (use them as pytest ids).
 URL_CASES: `UrlCase(id, query, expect_dir, expect_lang)`: a raw query string (already percent-encoded, as a
 user would paste it) and the direction / language the app must fall back to.
-BROWSER_SUBSET: the ids run in the second interface language in the browser (the full list runs in the first).
+SECOND_LANGUAGE_SUBSET: the ids run in the second interface language, in AppTest and in the browser (the full list
+runs in the first).
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def hostile(id: str) -> Hostile:
     return _BY_ID[id]
 
 
-# The second interface language in the browser runs this subset (one of each kind).
-BROWSER_SUBSET = (
+# The second interface language runs this subset (one of each kind): what a language changes is the page's
+# words around the input, not how the input is read.
+SECOND_LANGUAGE_SUBSET = (
     "empty",
     "len_5000",
     "tok_all",

@@ -196,12 +196,15 @@ class Session:
             self.wait_charts(timeout)
 
     def wait_charts(self, timeout: float = 90_000) -> None:
-        """Every plotly chart in the page has its SVG drawn. A chart whose code is still loading (plotly's
+        """Every plotly chart in the page has its SVG drawn, and every raw markup (`pages.parts.widgets.markup`,
+        put in by its script once that has loaded) is in. A chart whose code is still loading (plotly's
         bundle loads on first use) is a grey skeleton, not yet a chart container: wait for those too."""
         self.page.wait_for_function(
             """() => { const boxes = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+                       const markups = document.querySelectorAll('[data-testid="stBidiComponentRegular"]');
                        return !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
-                              && [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg')); }""",
+                              && [...boxes].every(b => b.querySelector('.js-plotly-plot .main-svg'))
+                              && [...markups].every(b => b.querySelector('[data-markup] > *')); }""",
             timeout=timeout,
         )
 

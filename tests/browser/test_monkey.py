@@ -11,7 +11,7 @@ from tests.browser.monkey import run_monkey
 
 # A dozen actions a page and language keep the short version to a few minutes of the test command; the long
 # version covers the 300.
-ACTIONS = 12
+ACTIONS = 10
 LANGUAGES = ("en", "zh")
 # (url path, language, seed, actions): seeds that once broke a page, replayed for ever.
 REGRESSION_SEEDS: list[tuple[str, str, int, int]] = []
