@@ -9,7 +9,7 @@ import pytest
 from tests.browser.conftest import APP_PAGES
 from tests.browser.monkey import run_monkey
 
-# A dozen actions a page and language keep the short version to a few minutes of the test command; the long
+# Ten actions a page and language keep the short version to a few minutes of the test command; the long
 # version covers the 300.
 ACTIONS = 10
 LANGUAGES = ("en", "zh")
