@@ -35,10 +35,9 @@ def tree_texts() -> dict:
     )
 
 
-def _tree(record: SearchRecord, selected: int) -> str:
+def _tree(record: SearchRecord, places: dict[int, tuple[int, int]], selected: int) -> str:
     """The whole tree as an SVG whose every node but the root is a link (`#node-id`, taken by `markup`'s
-    script, which opens it), the open node ringed."""
-    places = node_places(record)
+    script, which opens it), the open node ringed. places: `node_places(record)`."""
 
     def href(node_id: int) -> str | None:
         return f"#node-{node_id}" if node_id in places else None
@@ -46,12 +45,12 @@ def _tree(record: SearchRecord, selected: int) -> str:
     return figures.search_tree_svg(tree_layout(record, None), href=href, selected=selected, **tree_texts())
 
 
-def _open(record: SearchRecord):
-    """What a click on the tree drawn from `record` does: show that node's step and rank in the controls
-    (and so in the URL). A node id the record does not have (a tree of an earlier sentence) is ignored."""
+def _open(places: dict[int, tuple[int, int]]):
+    """What a click on the tree drawn with these node places does: show that node's step and rank in the
+    controls (and so in the URL). A node id it does not have (a tree of an earlier sentence) is ignored."""
 
     def pick(node_id: int) -> None:
-        place = node_places(record).get(node_id)
+        place = places.get(node_id)
         if place is not None:
             st.session_state[NODE_STEP], st.session_state[NODE_RANK] = place
 
@@ -73,7 +72,8 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
         format_func=lambda i: f"{i + 1}: {candidates[i].token}",
     )
     node = node_at(record, step, rank)
-    markup(_tree(record, node.hypothesis), "beam-tree", key="beam.tree", on_pick=_open(record), where=tree)
+    places = node_places(record)
+    markup(_tree(record, places, node.hypothesis), "beam-tree", key="beam.tree", on_pick=_open(places), where=tree)
     view = open_node(translator(), text, direction, record, node)
     st.markdown(
         tr(
