@@ -195,6 +195,22 @@ def markup(at: AppTest, key: str) -> tuple[str, str]:
     raise AssertionError(f"no markup keyed {key!r}; ids: {[el.proto.id for el in at.get('bidi_component')]}")
 
 
+def markup_heatmaps(html: str) -> list[np.ndarray]:
+    """The matrices of `viz_model.figures.heatmaps_html` markup, one a panel, read from its cells: each
+    written weight's full value, NaN where a cell is masked."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(f"<root>{html.split('</style>', 1)[1]}</root>")
+    out = []
+    for panel in root.iter("figure"):
+        grid = panel.find("div[@class='hm-grid']")
+        cells = [c for c in grid if c.get("class", "").split()[0] == "x"]
+        rows = [c for c in grid if c.get("class") == "r"]
+        values = [float("nan") if "m" in c.get("class").split() else float(c.get("data-v")) for c in cells]
+        out.append(np.array(values).reshape(len(rows), -1))
+    return out
+
+
 def x_title(fig: dict) -> str:
     """A heatmap figure's column title: its x axis's (one panel) or the one written under all its panels."""
     own = fig["layout"]["xaxis"].get("title", {}).get("text")

@@ -3,13 +3,14 @@
     python tests/bench_figures.py [--rounds 15] [--sentence TEXT] [--step 5 --rank 2]
 
 The Beam search page's "Open any node" view draws the whole search tree as a plain SVG of links
-(`figures.search_tree_svg`), one plotly figure (the node's cross- and self-attention side by side) and its
-next-token bars as HTML (`figures.ranked_bars_html`); `tests/bench_browser.py` times the whole page. This
-draws each figure alone (plotly's with `Plotly.newPlot` into an empty page in headless Chromium, the
-plotly.js the plotly package ships, the same major version as Streamlit's; the SVG and HTML put into the
-page), and the plotly tree and bars the view drew before, beside
-the minimal page's heatmap, rounds taking turns, and prints each median in ms and as × that heatmap: the
-part of a view's time that drawing its figures takes, which no change to the page around them can save.
+(`figures.search_tree_svg`), the node's cross- and self-attention as shaded HTML grids
+(`figures.prefix_attention_html`) and its next-token bars as HTML (`figures.ranked_bars_html`);
+`tests/bench_browser.py` times the whole page. This draws each figure alone (plotly's with `Plotly.newPlot`
+into an empty page in headless Chromium, the plotly.js the plotly package ships, the same major version as
+Streamlit's; the SVG and HTML put into the page), and the plotly tree, attention and bars the view drew
+before, beside the minimal page's heatmap, rounds taking turns, and prints each median in ms and as × that
+heatmap: the part of a view's time that drawing its figures takes, which no change to the page around them
+can save.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ DRAW_SVG = """async (svg) => {
     return performance.now() - t0; }"""
 SVG_TREE, PLOTLY_TREE = "whole tree, SVG", "whole tree, plotly"
 HTML_BARS, PLOTLY_BARS = "next-token bars, HTML", "next-token bars, plotly"
-MARKUP = (SVG_TREE, HTML_BARS)  # put into the page as they are, not drawn by plotly
+HTML_ATTENTION, PLOTLY_ATTENTION = "attention, HTML grids", "attention beside, plotly"
+MARKUP = (SVG_TREE, HTML_BARS, HTML_ATTENTION)  # put into the page as they are, not drawn by plotly
 
 
 def node_view_figures(text: str, step: int, rank: int) -> dict:
@@ -67,12 +69,14 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     step = min(step, len(record.steps)) - 1
     node = node_at(record, step, min(rank, len(record.steps[step].candidates)) - 1)
     view = open_node(translator, text, direction, record, node)
-    attention = figures.prefix_attention(
-        view.trace,
-        translator.config.n_decoder_layers - 1,
+    texts = dict(
         titles={kind: kind for kind in figures.PREFIX_KINDS},
         axes={kind: ("query", "key") for kind in figures.PREFIX_KINDS},
         value_name="weight",
+    )
+    attention = figures.prefix_attention(view.trace, translator.config.n_decoder_layers - 1, **texts)
+    html_attention = figures.prefix_attention_html(
+        view.trace, translator.config.n_decoder_layers - 1, masked_text="masked", **texts
     )
     labels = [tok for tok, _ in view.next_top]
     bars = figures.bar_chart(
@@ -86,12 +90,13 @@ def node_view_figures(text: str, step: int, rank: int) -> dict:
     tokens = [f"{i}:{w}" for i, w in enumerate(text.split())] or ["0:∅"]
     z = np.random.default_rng(len(text)).random((len(tokens), len(tokens))).astype(np.float32)
     floor = go.Figure(go.Heatmap(z=z, x=tokens, y=tokens, colorscale="Blues"))
-    built = {"minimal page's heatmap": floor, PLOTLY_TREE: tree, "attention beside": attention}
+    built = {"minimal page's heatmap": floor, PLOTLY_TREE: tree, PLOTLY_ATTENTION: attention}
     built[PLOTLY_BARS] = bars
     html_bars = figures.ranked_bars_html(
         labels, [p for _, p in view.next_top], title="p", highlight=[i == 0 for i in range(len(labels))]
     )
-    return {**{name: json.loads(fig.to_json()) for name, fig in built.items()}, SVG_TREE: svg, HTML_BARS: html_bars}
+    markup = {SVG_TREE: svg, HTML_BARS: html_bars, HTML_ATTENTION: html_attention}
+    return {**{name: json.loads(fig.to_json()) for name, fig in built.items()}, **markup}
 
 
 def main() -> None:

@@ -4,14 +4,16 @@ through it against the model's own continuation. The page shows these (AppTest a
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import errors, figure, heatmap_panels, markup, open_app, translator
+from tests.app_harness import errors, heatmap_panels, markup, markup_heatmaps, open_app, translator
 from tests.test_coreference import cross_attention_by_hooks
+from viz_model import figures
 from viz_model.lessons.beam_node import continue_from, node_at, node_place, open_node
 from viz_model.model.tokenizer import EOS
 from viz_model.model.translator import SearchSettings
@@ -83,6 +85,19 @@ def test_forcing_a_pruned_node_writes_its_path_first_and_scores_it_as_the_model_
     assert found.log_ratio < 0  # the search had pruned it: the model's own is more probable
 
 
+def test_a_nodes_attention_downloads_as_the_matrices_it_shows():
+    """The view shows its two heatmaps as shaded HTML grids; its downloads are drawn from the plotly figure of
+    the same matrices, which must hold the very numbers shown (masked cells empty in both)."""
+    found = record()
+    view = open_node(translator(), TEXT, DIRECTION, found, found.best_path_nodes()[4])
+    labels = dict(titles={"cross": "c", "decoder_self": "s"}, axes={k: ("q", "k") for k in figures.PREFIX_KINDS})
+    shown = markup_heatmaps(figures.prefix_attention_html(view.trace, 1, value_name="w", masked_text="m", **labels))
+    downloaded = heatmap_panels(json.loads(figures.prefix_attention(view.trace, 1, value_name="w", **labels).to_json()))
+    assert len(shown) == len(downloaded) == 2
+    for a, b in zip(shown, downloaded):
+        np.testing.assert_allclose(a, b, atol=1e-6)  # NaN where masked in both
+
+
 @pytest.mark.apptest
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_page_opens_the_linked_node_and_forces_it(lang):
@@ -94,15 +109,30 @@ def test_the_page_opens_the_linked_node_and_forces_it(lang):
     assert any(line in m.value and f"{node.prob:.4f}" in m.value for m in at.markdown)
     forced = continue_from(translator(), TEXT, DIRECTION, BEAM, found, node)
     assert any(e.value.startswith(forced.forced.tokens[0]) for e in at.text)
-    # One chart, two panels: the last decoder layer's cross- and self-attention of the node's prefix, the
-    # cross panel equal to weights recomputed by forward hooks (mean of the heads, as the title says).
+    # Two shaded grids: the last decoder layer's cross- and self-attention of the node's prefix, the cross
+    # panel equal to weights recomputed by forward hooks (mean of the heads, as the title says).
     view = open_node(translator(), TEXT, DIRECTION, found, node)
-    cross, own = heatmap_panels(figure(at, "beam.node_attention"))
+    css_class, shown = markup(at, "beam.node_attention")
+    cross, own = markup_heatmaps(shown)
+    assert css_class == "beam-attention"
     np.testing.assert_allclose(cross, cross_attention_by_hooks(translator(), view.trace)[-1].mean(0), atol=1e-5)
     expected = view.trace.attention("decoder_self", translator().config.n_decoder_layers - 1).weights.mean(0)
     lower = np.tril(np.ones_like(expected, bool))
     np.testing.assert_allclose(own[lower], expected[lower], atol=1e-5)
     assert np.isnan(own[~lower]).all()
+    # Rows are the prefix's tokens, columns the source's and the prefix's, titled in the interface's language.
+    panels = ET.fromstring(f"<root>{shown.split('</style>', 1)[1]}</root>").findall(".//figure")
+    assert [p.find("figcaption").text for p in panels] == [
+        t(f"beam.node_{kind}", lang, layer=translator().config.n_decoder_layers) for kind in ("cross", "decoder_self")
+    ]
+    heads = [[c.text for c in p.iter("div") if c.get("class", "").split()[:1] == ["c"]] for p in panels]
+    assert [len(h) for h in heads] == [len(view.trace.source_labels), len(view.trace.target_tokens)]
+    assert heads[1][-1].endswith(view.trace.target_tokens[-1])
+    # The same matrices download as the other pages' heatmaps do (SVG and CSV; the figure: a test below).
+    downloads = sorted(
+        d.proto.id.rsplit("-", 1)[-1] for d in at.get("download_button") if "node_attention" in d.proto.id
+    )
+    assert downloads == ["beam.node_attention.csv", "beam.node_attention.svg"]
     # Its next tokens as bars: the model's ten most probable, in order, each with its probability written out.
     bars = markup(at, "beam.next")[1]
     shown = ET.fromstring(f"<root>{bars.split('</style>', 1)[1]}</root>")  # title, rows

@@ -11,7 +11,7 @@ from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
 from pages.parts.state import presenting, tr
 from pages.parts.text import log_line, md, tokens_text
-from pages.parts.widgets import axis_titles, chart, markup
+from pages.parts.widgets import axis_titles, export_buttons, markup
 from viz_model import figures
 from viz_model.lessons.beam_node import continue_from, node_at, node_places, open_node
 from viz_model.lessons.search_tree import tree_layout
@@ -114,15 +114,18 @@ def _node_attention(view) -> None:
         default=config.n_decoder_layers - 1,
         format_func=lambda i: str(i + 1),
     )
-    figure = figures.prefix_attention(
-        view.trace,
-        layer,
+    labels = dict(
         titles={kind: tr(f"beam.node_{kind}", layer=layer + 1) for kind in figures.PREFIX_KINDS},
         axes={kind: axis_titles(kind) for kind in figures.PREFIX_KINDS},
         value_name=tr("axis.weight"),
     )
-    chart(figure, key="beam.node_attention")
+    # Shaded HTML grids, not plotly: a fifth of this view's browser time went to drawing the two heatmaps
+    # (docs/performance.md). The downloads draw the same matrices as the other pages' plotly heatmaps.
+    size = figures.PRESENTATION_TEXT if presenting() else 14
+    shown = figures.prefix_attention_html(view.trace, layer, masked_text=tr("axis.masked"), size=size, **labels)
+    markup(shown, "beam-attention", key="beam.node_attention")
     st.caption(tr("beam.node_attention_caption"))
+    export_buttons("beam.node_attention", lambda: figures.prefix_attention(view.trace, layer, **labels), csv=True)
 
 
 def _forced(text: str, direction: str, settings: SearchSettings, record: SearchRecord, node) -> None:

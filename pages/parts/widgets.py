@@ -253,8 +253,7 @@ def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
     if presenting():
         figures.for_presentation(fig)
     # Export for slides: the toolbar's image and the matrices' CSV are named page-view-sentence.
-    page, _, view = key.partition(".")
-    name = export_name(page, view, sentence()[0] if of_sentence else "")
+    name = _download_name(key, of_sentence)
     st.plotly_chart(
         figures.react_ready(fig),
         key=key,
@@ -268,12 +267,26 @@ def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
         # `on_select`: a callback run when a point is clicked (its selection is in st.session_state[key]).
         **({"on_select": on_select, "selection_mode": "points"} if on_select else {}),
     )
-    # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here. The
-    # SVG is drawn only when asked for (a headless Chromium draws it: seconds, not worth every rerun).
-    # The CSV is written only when asked for, too (a few milliseconds for a large matrix, on every rerun).
-    downloads = [("svg", lambda: figure_svg(fig), "image/svg+xml", "image")]
-    if has_csv(fig):
-        downloads.append(("csv", lambda: figure_csv(fig), "text/csv", "download"))
+    # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here.
+    export_buttons(key, lambda: fig, has_csv(fig), of_sentence)
+    for text, as_caption in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
+        (st.caption if as_caption else st.markdown)(text)
+    _slots.leads = []
+
+
+def _download_name(key: str, of_sentence: bool) -> str:
+    page, _, view = key.partition(".")
+    return export_name(page, view, sentence()[0] if of_sentence else "")
+
+
+def export_buttons(key: str, figure: Callable[[], object], csv: bool, of_sentence: bool = True) -> None:
+    """SVG and (`csv`: a figure of matrices or series) CSV downloads of the plotly figure `figure()` returns,
+    named page-view-sentence. The figure is built, and the SVG drawn (a headless Chromium: seconds) or the CSV
+    written, only when a button is pressed, not on every rerun."""
+    name = _download_name(key, of_sentence)
+    downloads = [("svg", lambda: figure_svg(figure()), "image/svg+xml", "image")]
+    if csv:
+        downloads.append(("csv", lambda: figure_csv(figure()), "text/csv", "download"))
     row = st.container(horizontal=True, gap="small")
     for extension, data, mime, icon in downloads:
         row.download_button(
@@ -286,9 +299,6 @@ def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
             icon=f":material/{icon}:",
             type="tertiary",
         )
-    for text, as_caption in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
-        (st.caption if as_caption else st.markdown)(text)
-    _slots.leads = []
 
 
 def vectors_chart(panels, rows: list[str], value_name: str, key: str, x_title: str | None = None, **options) -> None:

@@ -3,8 +3,9 @@
 `look`: what every figure shares (colours, font, labels, margins, `react_ready`); `heatmap`: the one
 heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
 `prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. All plotly
-but two, plain markup where a view draws many marks beside other figures: `tree_svg`, the search tree as an
-SVG whose nodes are links, and `bars_html`, ranked bars as HTML. The public names are re-exported here, so
+but three, plain markup where a view draws many marks beside other figures: `tree_svg`, the search tree as an
+SVG whose nodes are links, `bars_html`, ranked bars as HTML, and `heatmap_html`, small heatmaps as shaded
+HTML grids (the Beam search node view's attention, `prefix_attention_html`). The public names are re-exported here, so
 pages write `figures.heatmaps(...)`.
 """
 
@@ -34,7 +35,7 @@ from .look import (
     values_fit,
     weight_cells,
 )
-from .prefix import PREFIX_KINDS, prefix_attention
+from .prefix import PREFIX_KINDS, prefix_attention, prefix_attention_html
 from .roles import RoleCell, role_grid
 from .tree import BEST_PATH_COLOUR, LABEL_SIZE, TREE_STYLE, search_tree
 from .tree_svg import search_tree_svg
@@ -72,6 +73,7 @@ __all__ = [
     "for_presentation",
     "panel_values",
     "prefix_attention",
+    "prefix_attention_html",
     "react_ready",
     "role_grid",
     "ranked_bars_html",
