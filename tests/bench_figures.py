@@ -132,8 +132,11 @@ def main() -> None:
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:24s} {median:6.1f} ms  {median / floor:4.2f}× the minimal page's heatmap")
-    for version, parts in (("now", (SVG_TREE, HTML_BARS)), ("all plotly", (PLOTLY_TREE, PLOTLY_BARS))):
-        total = sum(statistics.median(times[name]) for name in (*parts, "attention beside"))
+    for version, parts in (
+        ("now", (SVG_TREE, HTML_BARS, HTML_ATTENTION)),
+        ("all plotly", (PLOTLY_TREE, PLOTLY_BARS, PLOTLY_ATTENTION)),
+    ):
+        total = sum(statistics.median(times[name]) for name in parts)
         print(f"  the view's figures, {version:10s} {total:6.1f} ms  {total / floor:4.2f}×")
 
 

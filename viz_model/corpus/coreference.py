@@ -183,20 +183,18 @@ def training_pairs(seed: int = 0) -> list[CorefPair]:
 
 def property_pairs() -> list[CorefPair]:
     """What each deciding word can describe, said without "it": "the dog was too sleepy ." → 狗 太 困 了 。, for
-    every noun of a kind with every word its frames give that kind. "it" is decided by what the adjective can
-    describe; these say what it describes, and the rest of the corpus barely does for some words (it writes
-    "sleepy" only of "I"). A held-out word is said of training nouns only and a held-out noun with training
-    words only ("the cookie was too sweet", never "too sour"): the held-out split's noun and word meet first
-    in its own sentence. No pair has "because" or "it", so the held-out split still never meets its words in
-    a coreference sentence."""
+    every noun of a kind with every word its frames give that kind, held-out words included but no held-out
+    noun. "it" is decided by what the adjective can describe; these say what it describes, and the rest of the
+    corpus barely does for some words (it writes "sleepy" only of "I"). No pair has "because" or "it", so
+    the held-out split still never meets its words in a coreference sentence."""
     seen: dict[str, CorefPair] = {}
     for frame in FRAMES:
         for nouns, words, reading in ((frame.subjects, frame.subject_words, "subject"),
                                       (frame.objects, frame.object_words, "object")):  # fmt: skip
             for n_en, n_zh in nouns:
+                if n_en in HELD_OUT_NOUNS:
+                    continue
                 for w_en, w_zh in words:
-                    if n_en in HELD_OUT_NOUNS and w_en in HELD_OUT_WORDS:
-                        continue
                     en = f"the {n_en} was {w_en} ."
                     seen.setdefault(en, CorefPair(ph(en, f"{n_zh} {w_zh} 。"), reading, n_en, n_en, w_en))
     return list(seen.values())
