@@ -35,6 +35,11 @@ def tree_texts() -> dict:
     )
 
 
+def _markup_text_size() -> int:
+    """px of the bars' and attention grids' text: the page's 14, or presentation mode's least size."""
+    return figures.PRESENTATION_TEXT if presenting() else 14
+
+
 def _tree(record: SearchRecord, places: dict[int, tuple[int, int]], selected: int) -> str:
     """The whole tree as an SVG whose every node but the root is a link (`#node-id`, taken by `markup`'s
     script, which opens it), the open node ringed. places: `node_places(record)`."""
@@ -94,7 +99,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
             [p for _, p in view.next_top],
             title=tr("beam.node_next_axis"),
             highlight=[i == 0 for i in range(len(view.next_top))],
-            size=figures.PRESENTATION_TEXT if presenting() else 14,
+            size=_markup_text_size(),
         )
         markup(bars, "beam-next", key="beam.next")
         st.caption(tr("beam.node_next_caption"))
@@ -121,8 +126,9 @@ def _node_attention(view) -> None:
     )
     # Shaded HTML grids, not plotly: a fifth of this view's browser time went to drawing the two heatmaps
     # (docs/performance.md). The downloads draw the same matrices as the other pages' plotly heatmaps.
-    size = figures.PRESENTATION_TEXT if presenting() else 14
-    shown = figures.prefix_attention_html(view.trace, layer, masked_text=tr("axis.masked"), size=size, **labels)
+    shown = figures.prefix_attention_html(
+        view.trace, layer, masked_text=tr("axis.masked"), size=_markup_text_size(), **labels
+    )
     markup(shown, "beam-attention", key="beam.node_attention")
     st.caption(tr("beam.node_attention_caption"))
     export_buttons("beam.node_attention", lambda: figures.prefix_attention(view.trace, layer, **labels), csv=True)
