@@ -1,10 +1,12 @@
-"""Ranked bars as plain HTML (the Beam search node view's next tokens): every label and value written out in
-order, each bar as long as its value on one scale, the first highlighted, markup in a label shown as text."""
+"""Bars as plain HTML. Ranked (the Beam search node view's next tokens): every label and value written out in
+order, each bar as long as its value on one scale, the first highlighted, markup in a label shown as text.
+Cut (the Decoding lab's one step): both distributions kept, the line after the tokens that can be drawn."""
 
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.app_harness import markup_cut_bars
 from viz_model import figures
 from viz_model.figures.look import BAR_COLOUR, HIGHLIGHT_COLOUR
 
@@ -51,3 +53,25 @@ def test_the_title_is_escaped_and_labels_must_match_values():
     assert "<script>" not in markup and "&lt;script&gt;" in markup and "\n\n" not in markup
     with pytest.raises(ValueError):
         figures.ranked_bars_html(["a", "b"], [0.5], title="t")
+
+
+def test_cut_bars_keep_both_distributions_and_draw_the_cut_after_the_kept_tokens():
+    before, after = [0.5, 0.3, 0.15, 0.05], [0.625, 0.375, 0.0, 0.0]
+    markup = figures.cut_bars_html(
+        ["猫", "<i>x</i>", "dog", "a"], before, after, 2, names=("p", "p cut"), cut_label="cut"
+    )
+    tokens, shown_before, shown_after, cut = markup_cut_bars(markup)
+    assert tokens == ["猫", "<i>x</i>", "dog", "a"] and cut == 2  # markup in a token parsed back as text
+    assert list(shown_before) == before and list(shown_after) == after
+    root = ET.fromstring(f"<root>{markup.split('</style>', 1)[1]}</root>")
+    widths = [float(i.get("style").split(":")[1][:-1]) for i in root.iter("i")]
+    assert widths == pytest.approx([80.0, 100.0, 48.0, 60.0, 24.0, 0.0, 8.0, 0.0])  # one scale: the largest
+    greyed = [s.text for s in root.iter("span") if s.get("class") == "o"]
+    assert greyed == ["dog", "a"]  # below the line: can no longer be drawn
+
+
+def test_cut_bars_draw_no_line_when_every_token_shown_can_be_drawn_and_escape_their_names():
+    markup = figures.cut_bars_html(["a", "b"], [0.6, 0.4], [0.6, 0.4], 2, names=("<b>p</b>", "q"), cut_label="c")
+    assert markup_cut_bars(markup)[3] is None and "<b>p" not in markup and "&lt;b&gt;p" in markup
+    with pytest.raises(ValueError):
+        figures.cut_bars_html(["a"], [0.6, 0.4], [0.6, 0.4], 1, names=("p", "q"), cut_label="c")

@@ -11,7 +11,7 @@ from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
 from pages.parts.state import presenting, tr
 from pages.parts.text import log_line, md, tokens_text
-from pages.parts.widgets import axis_titles, export_buttons, markup
+from pages.parts.widgets import axis_titles, export_buttons, markup, markup_text_size
 from viz_model import figures
 from viz_model.lessons.beam_node import continue_from, node_at, node_places, open_node
 from viz_model.lessons.search_tree import tree_layout
@@ -33,11 +33,6 @@ def tree_texts() -> dict:
         # Labels are laid out for their size (no two overlap): in presentation mode, at that size.
         size=figures.PRESENTATION_TEXT if presenting() else figures.LABEL_SIZE,
     )
-
-
-def _markup_text_size() -> int:
-    """px of the bars' and attention grids' text: the page's 14, or presentation mode's least size."""
-    return figures.PRESENTATION_TEXT if presenting() else 14
 
 
 def _tree(record: SearchRecord, places: dict[int, tuple[int, int]], selected: int) -> str:
@@ -99,7 +94,7 @@ def node_part(text: str, direction: str, settings: SearchSettings, record: Searc
             [p for _, p in view.next_top],
             title=tr("beam.node_next_axis"),
             highlight=[i == 0 for i in range(len(view.next_top))],
-            size=_markup_text_size(),
+            size=markup_text_size(),
         )
         markup(bars, "beam-next", key="beam.next")
         st.caption(tr("beam.node_next_caption"))
@@ -127,7 +122,7 @@ def _node_attention(view) -> None:
     # Shaded HTML grids, not plotly: a fifth of this view's browser time went to drawing the two heatmaps
     # (docs/performance.md). The downloads draw the same matrices as the other pages' plotly heatmaps.
     shown = figures.prefix_attention_html(
-        view.trace, layer, masked_text=tr("axis.masked"), size=_markup_text_size(), **labels
+        view.trace, layer, masked_text=tr("axis.masked"), size=markup_text_size(), **labels
     )
     markup(shown, "beam-attention", key="beam.node_attention")
     st.caption(tr("beam.node_attention_caption"))

@@ -12,7 +12,17 @@ from pages.parts.controls import choice, dependent_index, linked
 from pages.parts.i18n import t
 from pages.parts.state import catalogue_labels, presenting, tr
 from pages.parts.text import md, tokens_text
-from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area, time_step
+from pages.parts.widgets import (
+    axis_titles,
+    chart,
+    export_buttons,
+    folded,
+    lead,
+    markup,
+    markup_text_size,
+    settings_area,
+    time_step,
+)
 from viz_model import figures
 from viz_model.figures.look import short_label
 from viz_model.lessons.decoding_lab import (
@@ -295,10 +305,7 @@ def cut_part(text: str, direction: str) -> None:
         settings = sampling_controls(st)
     names = ["greedy", *(f"sample{i}" for i in range(1, settings.samples + 1))]
     with settings_area():
-        path = choice(
-            st.segmented_control, tr("decoding.path"), names, "path",
-            _path_label,
-        )  # fmt: skip
+        path = choice(st.segmented_control, tr("decoding.path"), names, "path", _path_label)
     # Greedy's path is the sidebar's (read off its beam); the samples are drawn only when one of them is
     # followed, so the view opens without drawing any.
     if path == "greedy":
@@ -310,14 +317,19 @@ def cut_part(text: str, direction: str) -> None:
     step = time_step("cstep", len(tokens), tr("decoding.step"))
     shown = step_distribution(translator(), text, direction, tokens, step, settings)
     lead(tr("decoding.cut_prefix", tokens=md(tokens_text(["<bos>", *shown.prefix]))), as_caption=False)
-    kept = sum(shown.kept)
-    chart(
-        figures.cut_bars(
-            figures.token_labels(shown.tokens), shown.model_probs, shown.final, kept,
-            names=(tr("decoding.bars_model"), tr("decoding.bars_final")), y_title=tr("decoding.axis_p"),
-            cut_label=tr("decoding.cut_here"),
+    kept, names = sum(shown.kept), (tr("decoding.bars_model"), tr("decoding.bars_final"))
+    # HTML bars, not plotly's, as this view's time is the browser's (docs/performance.md); the downloads are
+    # the plotly figure of the same numbers, built only when a button is pressed.
+    cut = figures.cut_bars_html(shown.tokens, shown.model_probs, shown.final, kept, names=names,
+                                cut_label=tr("decoding.cut_here"), size=markup_text_size())  # fmt: skip
+    markup(cut, "decoding-cut", key="decoding.cut")
+    export_buttons(
+        "decoding.cut",
+        lambda: figures.cut_bars(
+            figures.token_labels(shown.tokens), shown.model_probs, shown.final, kept, names=names,
+            y_title=tr("decoding.axis_p"), cut_label=tr("decoding.cut_here"),
         ),
-        key="decoding.cut",
+        csv=True,
     )  # fmt: skip
     st.markdown(
         tr(

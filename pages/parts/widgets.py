@@ -238,6 +238,12 @@ def markup(html: str, css_class: str, key: str, on_pick: Callable[[int], None] |
 
     with nullcontext() if where is st else where:
         _markup(key=key, data={"html": html, "css_class": css_class}, on_node_change=picked)
+        _leads_after()
+
+
+def markup_text_size() -> int:
+    """px of the text of a figure drawn as markup: the page's 14, or presentation mode's least size."""
+    return figures.PRESENTATION_TEXT if presenting() else 14
 
 
 def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
@@ -269,7 +275,12 @@ def chart(fig, key: str, of_sentence: bool = True, on_select=None) -> None:
     )
     # PNG from the toolbar (drawn by the browser); SVG and the numbers (matrices or series) as CSV here.
     export_buttons(key, lambda: fig, has_csv(fig), of_sentence)
-    for text, as_caption in getattr(_slots, "leads", []):  # presentation mode: what introduces the chart, after it
+    _leads_after()
+
+
+def _leads_after() -> None:
+    """Presentation mode: what `lead` held back to introduce the figure just drawn, drawn after it."""
+    for text, as_caption in getattr(_slots, "leads", []):
         (st.caption if as_caption else st.markdown)(text)
     _slots.leads = []
 
