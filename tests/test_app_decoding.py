@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import decode, errors, markup, markup_cut_bars, open_app, table, tables, translator
+from tests.app_harness import errors, markup, markup_cut_bars, open_app, table, tables, translator
 from viz_model.lessons.decoding_lab import compare_forcing, compare_strategies, one_word_changed, step_distribution
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.tokenizer import EOS

@@ -56,7 +56,7 @@ def test_the_title_is_escaped_and_labels_must_match_values():
 
 
 def test_cut_bars_keep_both_distributions_and_draw_the_cut_after_the_kept_tokens():
-    before, after = [0.5, 0.3, 0.15, 0.05], [0.625, 0.375, 0.0, 0.0]
+    before, after = [0.5, 0.3, 0.1997, 0.0003], [0.625, 0.375, 0.0, 0.0]
     markup = figures.cut_bars_html(
         ["猫", "<i>x</i>", "dog", "a"], before, after, 2, names=("p", "p cut"), cut_label="cut"
     )
@@ -65,7 +65,12 @@ def test_cut_bars_keep_both_distributions_and_draw_the_cut_after_the_kept_tokens
     assert list(shown_before) == before and list(shown_after) == after
     root = ET.fromstring(f"<root>{markup.split('</style>', 1)[1]}</root>")
     widths = [float(i.get("style").split(":")[1][:-1]) for i in root.iter("i")]
-    assert widths == pytest.approx([80.0, 100.0, 48.0, 60.0, 24.0, 0.0, 8.0, 0.0])  # one scale: the largest
+    assert widths == pytest.approx(
+        [80.0, 100.0, 48.0, 60.0, 31.952, 0.0, 0.048, 0.0], abs=0.005
+    )  # one scale: the largest
+    written = [s.text for s in root.iter("span") if s.get("class") == "m"]
+    assert written == ["0.500", "0.300", "0.200", "3.0e-04"]  # a tail token's p is not written as 0.000
+    assert [s.text for s in root.iter("span") if s.get("class") == "f"] == ["0.625", "0.375", "0", "0"]
     greyed = [s.text for s in root.iter("span") if s.get("class") == "o"]
     assert greyed == ["dog", "a"]  # below the line: can no longer be drawn
 

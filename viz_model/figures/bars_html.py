@@ -83,8 +83,8 @@ def cut_bars_html(
             f'<div class="n">{rank}</div><div class="t" title="{text}"><span{out}>{text}</span></div>'
             f'<div class="b"><i class="m" style="width:{max(0.0, p) / scale * 100:.2f}%"></i>'
             f'<i class="f" style="width:{max(0.0, q) / scale * 100:.2f}%"></i></div>'
-            f'<div class="v"><span class="m" data-v="{p!r}">{p:.3f}</span>'
-            f'<span class="f" data-v="{q!r}">{q:.3f}</span></div>'
+            f'<div class="v"><span class="m" data-v="{p!r}">{_probability(p)}</span>'
+            f'<span class="f" data-v="{q!r}">{_probability(q)}</span></div>'
         )
     swatches = "".join(
         f'<span><b style="background:{colour}"></b>{html.escape(name)}</span>'
@@ -103,6 +103,11 @@ def cut_bars_html(
     return (
         f'<style>{style}</style><div class="cut-bars-title">{swatches}</div><div class="cut-bars">{"".join(rows)}</div>'
     )
+
+
+def _probability(p: float) -> str:
+    """Three decimals, but a tail token's 0.0003 as 3.0e-04 rather than 0.000, and a cut one's 0 as 0."""
+    return "0" if p == 0 else f"{p:.3f}" if p >= 0.0005 else f"{p:.1e}"
 
 
 def _style(name: str, size: int) -> str:
