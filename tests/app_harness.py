@@ -211,21 +211,20 @@ def markup_heatmaps(html: str) -> list[np.ndarray]:
     return out
 
 
-def markup_cut_bars(html: str) -> tuple[list[str], np.ndarray, np.ndarray, int | None]:
-    """What `viz_model.figures.cut_bars_html` markup shows: (tokens, values before the cut, after it, how many
-    rows stand above the dashed cut line, None when there is none), values read from each cell's full value."""
+def markup_grouped_bars(html: str) -> tuple[list[str], list[np.ndarray], int | None]:
+    """What `viz_model.figures.grouped_bars_html` markup shows: (labels, one array a series, read from each
+    value's full value, NaN where it shows none; how many rows stand above the dashed cut line, or None)."""
     import xml.etree.ElementTree as ET
 
     root = ET.fromstring(f"<root>{html.split('</style>', 1)[1]}</root>")
-    grid = next(d for d in root.iter("div") if d.get("class") == "cut-bars")
+    grid = next(d for d in root.iter("div") if d.get("class") == "grouped-bars")
     cells, cut = list(grid), None
     if any(c.get("class") == "cut" for c in cells):
         cut = [c.get("class") for c in cells].index("cut") // 4
     rows = [c for c in cells if c.get("class") != "cut"]
-    tokens = ["".join(c.itertext()) for c in rows[1::4]]
+    labels = ["".join(c.itertext()) for c in rows[1::4]]
     values = [[float(span.get("data-v")) for span in c] for c in rows[3::4]]
-    before, after = (np.array(column) for column in zip(*values)) if values else (np.zeros(0), np.zeros(0))
-    return tokens, before, after, cut
+    return labels, [np.array(column) for column in zip(*values)], cut
 
 
 def x_title(fig: dict) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pages.parts.i18n import t
-from tests.app_harness import errors, markup, markup_cut_bars, open_app, table, tables, translator
+from tests.app_harness import errors, markup, markup_grouped_bars, open_app, table, tables, translator
 from viz_model.lessons.decoding_lab import compare_forcing, compare_strategies, one_word_changed, step_distribution
 from viz_model.model.sampling import SamplingSettings
 from viz_model.model.tokenizer import EOS
@@ -151,7 +151,7 @@ def test_one_steps_cut_is_the_lessons(lang):
     path = translator().search(TEXT, DIRECTION, SearchSettings(beam_width=1)).hypotheses[0].tokens
     shown = step_distribution(translator(), TEXT, DIRECTION, path, 2, SamplingSettings(0.8, 10, 0.9))
     css_class, html = markup(at, "decoding.cut")
-    tokens, before, after, cut = markup_cut_bars(html)
+    tokens, (before, after), cut = markup_grouped_bars(html)
     assert css_class == "decoding-cut" and tokens == shown.tokens
     np.testing.assert_allclose(before, shown.model_probs, atol=1e-6)
     np.testing.assert_allclose(after, shown.final, atol=1e-6)
@@ -170,7 +170,7 @@ def test_the_cuts_downloads_are_the_figure_of_the_numbers_shown(monkeypatch):
     monkeypatch.setattr(part, "export_buttons", lambda key, make, **kw: built.append(make()) or real(key, make, **kw))
     at = open_app(PAGE, text=TEXT, section="tab_cut", topp="0.5", cstep="2")
     assert errors(at) == [] and len(built) == 1
-    tokens, before, after, cut = markup_cut_bars(markup(at, "decoding.cut")[1])
+    tokens, (before, after), cut = markup_grouped_bars(markup(at, "decoding.cut")[1])
     bars = built[0].data
     np.testing.assert_allclose(bars[0].y, before, atol=1e-6)
     np.testing.assert_allclose(bars[1].y, after, atol=1e-6)
@@ -193,7 +193,7 @@ def test_a_samples_cut_follows_that_sample_and_greedys_draws_none(monkeypatch):
     found = compare_strategies(translator(), text, DIRECTION, 4, 0.75, settings)
     second = next(o.tokens for o in found.outputs if o.strategy == "sample" and o.number == 2)
     shown = step_distribution(translator(), text, DIRECTION, second, 1, settings)
-    _, before, _, _ = markup_cut_bars(markup(at, "decoding.cut")[1])
+    _, (before, _), _ = markup_grouped_bars(markup(at, "decoding.cut")[1])
     np.testing.assert_allclose(before, shown.model_probs, atol=1e-6)
     assert shown.prefix == [tok for tok in second if tok != EOS][:1]
 

@@ -4,9 +4,10 @@ Cut (the Decoding lab's one step): both distributions kept, the line after the t
 
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
-from tests.app_harness import markup_cut_bars
+from tests.app_harness import markup_grouped_bars
 from viz_model import figures
 from viz_model.figures.look import BAR_COLOUR, HIGHLIGHT_COLOUR
 
@@ -60,7 +61,7 @@ def test_cut_bars_keep_both_distributions_and_draw_the_cut_after_the_kept_tokens
     markup = figures.cut_bars_html(
         ["猫", "<i>x</i>", "dog", "a"], before, after, 2, names=("p", "p cut"), cut_label="cut"
     )
-    tokens, shown_before, shown_after, cut = markup_cut_bars(markup)
+    tokens, (shown_before, shown_after), cut = markup_grouped_bars(markup)
     assert tokens == ["猫", "<i>x</i>", "dog", "a"] and cut == 2  # markup in a token parsed back as text
     assert list(shown_before) == before and list(shown_after) == after
     root = ET.fromstring(f"<root>{markup.split('</style>', 1)[1]}</root>")
@@ -68,15 +69,33 @@ def test_cut_bars_keep_both_distributions_and_draw_the_cut_after_the_kept_tokens
     assert widths == pytest.approx(
         [80.0, 100.0, 48.0, 60.0, 31.952, 0.0, 0.048, 0.0], abs=0.005
     )  # one scale: the largest
-    written = [s.text for s in root.iter("span") if s.get("class") == "m"]
+    written = [s.text for s in root.iter("span") if s.get("class") == "s0"]
     assert written == ["0.500", "0.300", "0.200", "3.0e-04"]  # a tail token's p is not written as 0.000
-    assert [s.text for s in root.iter("span") if s.get("class") == "f"] == ["0.625", "0.375", "0", "0"]
+    assert [s.text for s in root.iter("span") if s.get("class") == "s1"] == ["0.625", "0.375", "0", "0"]
     greyed = [s.text for s in root.iter("span") if s.get("class") == "o"]
     assert greyed == ["dog", "a"]  # below the line: can no longer be drawn
 
 
 def test_cut_bars_draw_no_line_when_every_token_shown_can_be_drawn_and_escape_their_names():
     markup = figures.cut_bars_html(["a", "b"], [0.6, 0.4], [0.6, 0.4], 2, names=("<b>p</b>", "q"), cut_label="c")
-    assert markup_cut_bars(markup)[3] is None and "<b>p" not in markup and "&lt;b&gt;p" in markup
+    assert markup_grouped_bars(markup)[2] is None and "<b>p" not in markup and "&lt;b&gt;p" in markup
     with pytest.raises(ValueError):
         figures.cut_bars_html(["a"], [0.6, 0.4], [0.6, 0.4], 1, names=("p", "q"), cut_label="c")
+
+
+def test_grouped_bars_draw_each_series_in_its_colour_and_show_a_missing_value_as_none():
+    series = [
+        ("decoder", [0.6, 0.1], "#0072B2"),
+        ("trigram", [None, 0.9], "#E69F00"),
+        ("unigram", [0.01, 0.02], "#009E73"),
+    ]
+    markup = figures.grouped_bars_html(["我", "<b>"], series, cut_label="unused")
+    labels, columns, cut = markup_grouped_bars(markup)
+    assert labels == ["我", "<b>"] and cut is None
+    np.testing.assert_array_equal(columns[1], [np.nan, 0.9])  # an unseen n-gram: no value, not 0
+    root = ET.fromstring(f"<root>{markup.split('</style>', 1)[1]}</root>")
+    assert [s.text for s in root.iter("span") if s.get("class") == "s1"] == ["–", "0.900"]
+    widths = [float(i.get("style").split(":")[1][:-1]) for i in root.iter("i")]
+    assert widths == pytest.approx([66.67, 0.0, 1.11, 11.11, 100.0, 2.22], abs=0.01)  # one scale: the largest
+    for k, (_, _, colour) in enumerate(series):
+        assert f"i.s{k}{{background:{colour}}}" in markup

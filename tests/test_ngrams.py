@@ -9,7 +9,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tests.app_harness import decode, errors, figure, open_app, translator
+from pages.parts.i18n import t
+from tests.app_harness import errors, markup, markup_grouped_bars, open_app, table, translator
 from viz_model.corpus import read_split
 from viz_model.lessons.ngrams import corpus_sentences, count_ngrams, next_word
 
@@ -55,6 +56,16 @@ def test_the_ngram_section(lang):
     assert errors(at) == []
     trace = translator().translate(TEXT, DIRECTION).trace
     found = next_word(counts(), trace, 3, translator().tokenizer.vocab)
-    bars = figure(at, "decoding.ngram")["data"]
-    np.testing.assert_allclose(decode(bars[0]["y"]), [r.decoder for r in found.rows], atol=1e-6)
-    np.testing.assert_allclose(decode(bars[1]["y"]), [r.trigram or 0 for r in found.rows], atol=1e-6)
+    css_class, html = markup(at, "decoding.ngram")
+    tokens, (decoder, trigram, unigram), cut = markup_grouped_bars(html)
+    assert css_class == "decoding-ngram" and tokens == [r.token for r in found.rows] and cut is None
+    np.testing.assert_allclose(decoder, [r.decoder for r in found.rows], atol=1e-6)
+    trigram_expected = [np.nan if r.trigram is None else r.trigram for r in found.rows]
+    np.testing.assert_allclose(trigram, trigram_expected, atol=1e-6)  # an unseen trigram shows no value
+    np.testing.assert_allclose(unigram, [r.unigram for r in found.rows], atol=1e-6)
+    assert t("decoding.ngram_trigram", lang) in html
+    shown = table(at, "decoding.ngram_count", lang)
+    assert list(shown[t("decoding.ngram_count", lang)]) == [r.trigram_count for r in found.rows]
+    assert [b.proto.label for b in at.get("download_button")] == [
+        t("common.download_svg", lang), t("common.download_csv", lang)
+    ]  # fmt: skip

@@ -372,28 +372,23 @@ def ngram_part(text: str, direction: str, result) -> None:
         ),
         as_caption=False,
     )
-    labels = figures.token_labels([r.token for r in found.rows])
-    chart(
-        figures.grouped_bars(
-            labels,
-            {
-                tr("decoding.ngram_decoder"): [r.decoder for r in found.rows],
-                tr("decoding.ngram_trigram"): [r.trigram or 0.0 for r in found.rows],
-                tr("decoding.ngram_unigram"): [r.unigram for r in found.rows],
-            },
+    names = [tr(f"decoding.ngram_{name}") for name in ("decoder", "trigram", "unigram")]
+    columns = [[r.decoder for r in found.rows], [r.trigram for r in found.rows], [r.unigram for r in found.rows]]
+    # HTML bars and a plain table, as the cut's (docs/performance.md); the downloads are plotly's figure.
+    series = list(zip(names, columns, figures.SERIES_COLOURS))
+    tokens = [r.token for r in found.rows]
+    markup(figures.grouped_bars_html(tokens, series, size=markup_text_size()), "decoding-ngram", key="decoding.ngram")
+    export_buttons(
+        "decoding.ngram",
+        lambda: figures.grouped_bars(
+            figures.token_labels(tokens), {name: [v or 0.0 for v in values] for name, values in zip(names, columns)},
             y_title=tr("decoding.axis_p"),
         ),
-        key="decoding.ngram",
-    )
-    st.dataframe(
-        {
-            tr("decoding.ngram_token"): [r.token for r in found.rows],
-            tr("decoding.ngram_decoder"): [round(r.decoder, 4) for r in found.rows],
-            tr("decoding.ngram_trigram"): [None if r.trigram is None else round(r.trigram, 4) for r in found.rows],
-            tr("decoding.ngram_count"): [r.trigram_count for r in found.rows],
-            tr("decoding.ngram_unigram"): [round(r.unigram, 5) for r in found.rows],
-        },
-        hide_index=True,
-        key="decoding.ngram_table",
-    )
+        csv=True,
+    )  # fmt: skip
+    written = {tr("decoding.ngram_token"): tokens}  # numbers written out: a plain table shows four decimals
+    for name, values, decimals in zip(names, columns, (4, 4, 5)):
+        written[name] = ["–" if v is None else f"{v:.{decimals}f}" for v in values]
+    written[tr("decoding.ngram_count")] = [r.trigram_count for r in found.rows]
+    st.table(written, hide_index=True)
     st.caption(tr("decoding.ngram_caption", sentences=f"{counts.sentences:,}", words=f"{counts.total:,}"))

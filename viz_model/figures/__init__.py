@@ -4,12 +4,12 @@
 heatmap helper, `heatmaps`; `charts`: bars, lines, maps and vector arrows; `tree`: the beam-search tree;
 `prefix`: a decoder prefix's cross- and self-attention side by side; `diagram`: the architecture. All plotly
 but three, plain markup where a view draws many marks beside other figures: `tree_svg`, the search tree as an
-SVG whose nodes are links, `bars_html`, ranked and cut bars as HTML, and `heatmap_html`, small heatmaps as shaded
+SVG whose nodes are links, `bars_html`, ranked and grouped bars as HTML, and `heatmap_html`, small heatmaps as shaded
 HTML grids (the Beam search node view's attention, `prefix_attention_html`). The public names are re-exported here, so
 pages write `figures.heatmaps(...)`.
 """
 
-from .bars_html import cut_bars_html, ranked_bars_html
+from .bars_html import cut_bars_html, grouped_bars_html, ranked_bars_html
 from .charts import bar_chart, cut_bars, grouped_bars, line_chart, scatter_map, vector_moves
 from .diagram import ARCHITECTURE_PARTS, architecture
 from .heatmap import beside, heatmap_spec, heatmaps, mark_rows, matrix_frame, panel_values
@@ -62,6 +62,7 @@ __all__ = [
     "cut_bars",
     "cut_bars_html",
     "grouped_bars",
+    "grouped_bars_html",
     "colour_range",
     "column_width",
     "escape_label",

@@ -1,5 +1,5 @@
-"""Ranked values as plain HTML bars: the Beam search node view's next-token top 10, and the Decoding lab's
-next-token distribution before and after sampling cuts it.
+"""Bars as plain HTML: ranked values (the Beam search node view's next-token top 10) and several values a
+label (the Decoding lab's distribution before and after sampling cuts it, and its n-grams beside the decoder).
 
 Ten bars drawn by plotly cost that view as much of the browser's time as its whole search tree
 (docs/performance.md); ten rows of text with a box each cost next to nothing, and the numbers are written
@@ -53,6 +53,61 @@ def ranked_bars_html(
     )
 
 
+def grouped_bars_html(
+    labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None], str]],
+    *,
+    cut_after: int | None = None,
+    cut_label: str = "",
+    size: int = 14,
+) -> str:
+    """Several values a label, one row a label in the order given: its rank, the label, one bar a series
+    (stacked in the row, each in its colour) and the values written out in the same order, under a legend.
+    `series`: (name, values, colour) each; a value None (nothing to show, e.g. an unseen n-gram) is no bar
+    and "–". `cut_after` k: a dashed line labelled `cut_label` after the first k rows, and the rows below it
+    greyed (none when k is 0 or covers every row).
+
+    All bars share one scale, from 0 to the largest value, so the series compare along a row. Each value's
+    `data-v` holds its full value (nan for None). Every text is escaped; no blank line (see above)."""
+    columns = [[None if v is None else float(v) for v in values] for _, values, _ in series]
+    if any(len(column) != len(labels) for column in columns):
+        raise ValueError(f"{len(labels)} labels for {[len(c) for c in columns]} values")
+    scale = max([v for column in columns for v in column if v is not None] + [1e-12])
+    cut = cut_after if cut_after is not None and 0 < cut_after < len(labels) else None
+    rows = []
+    for rank, (label, *values) in enumerate(zip(labels, *columns), start=1):
+        if cut is not None and rank == cut + 1:
+            rows.append(f'<div class="cut">{html.escape(cut_label)}</div>')
+        text, out = html.escape(str(label)), ' class="o"' if cut is not None and rank > cut else ""
+        bars = "".join(f'<i class="s{k}" style="width:{max(0.0, v or 0.0) / scale * 100:.2f}%"></i>'
+                       for k, v in enumerate(values))  # fmt: skip
+        written = "".join(
+            f'<span class="s{k}" data-v="{float("nan") if v is None else v!r}">{_probability(v)}</span>'
+            for k, v in enumerate(values)
+        )
+        rows.append(
+            f'<div class="n">{rank}</div><div class="t" title="{text}"><span{out}>{text}</span></div>'
+            f'<div class="b">{bars}</div><div class="v">{written}</div>'
+        )
+    swatches = "".join(
+        f'<span><b style="background:{colour}"></b>{html.escape(name)}</span>' for name, _, colour in series
+    )
+    bar_px = max(5, round((BAR_PX + 2) / max(len(series), 1)))
+    colours = "".join(f".grouped-bars .b i.s{k}{{background:{colour}}}" for k, (_, _, colour) in enumerate(series))
+    style = _style("grouped-bars", size) + colours + (
+        f".grouped-bars .b{{height:auto;background:none}}.grouped-bars .b i{{height:{bar_px}px}}"
+        f".grouped-bars .v span{{display:block;line-height:1.15}}.grouped-bars .o{{color:{GREY}}}"
+        f".grouped-bars .cut{{grid-column:1/-1;border-top:2px dashed {DARK};color:{DARK};padding-top:2px}}"
+        f".grouped-bars-title span{{margin-right:1.2em;white-space:nowrap}}"
+        f".grouped-bars-title b{{display:inline-block;width:0.9em;height:0.9em;margin-right:0.35em;"
+        f"vertical-align:-0.1em}}"
+    )  # fmt: skip
+    return (
+        f'<style>{style}</style><div class="grouped-bars-title">{swatches}</div>'
+        f'<div class="grouped-bars">{"".join(rows)}</div>'
+    )
+
+
 def cut_bars_html(
     labels: Sequence[str],
     before: Sequence[float],
@@ -63,50 +118,19 @@ def cut_bars_html(
     cut_label: str,
     size: int = 14,
 ) -> str:
-    """A next-token distribution before and after sampling cuts it, one row a token (most probable first):
-    its rank, the token, two bars (`before` grey over `after` in colour) and both values written out, and a
-    dashed line labelled `cut_label` after the first `kept` rows, the tokens that can still be drawn
-    (temperature keeps the order, top-k and top-p keep a prefix of it); the rows below it are greyed.
-
-    Both bars share one scale, from 0 to the largest value, so a cut's renormalisation reads as bars growing.
-    Each value cell's `data-v` holds the full value. Every text is escaped; no blank line (see above)."""
-    before, after = [float(v) for v in before], [float(v) for v in after]
-    if not len(labels) == len(before) == len(after):
-        raise ValueError(f"{len(labels)} labels for {len(before)} and {len(after)} values")
-    scale = max([*before, *after, 1e-12])
-    rows = []
-    for rank, (label, p, q) in enumerate(zip(labels, before, after), start=1):
-        if rank == kept + 1 and kept > 0:
-            rows.append(f'<div class="cut">{html.escape(cut_label)}</div>')
-        text, out = html.escape(str(label)), ' class="o"' if rank > kept else ""
-        rows.append(
-            f'<div class="n">{rank}</div><div class="t" title="{text}"><span{out}>{text}</span></div>'
-            f'<div class="b"><i class="m" style="width:{max(0.0, p) / scale * 100:.2f}%"></i>'
-            f'<i class="f" style="width:{max(0.0, q) / scale * 100:.2f}%"></i></div>'
-            f'<div class="v"><span class="m" data-v="{p!r}">{_probability(p)}</span>'
-            f'<span class="f" data-v="{q!r}">{_probability(q)}</span></div>'
-        )
-    swatches = "".join(
-        f'<span><b style="background:{colour}"></b>{html.escape(name)}</span>'
-        for name, colour in zip(names, (MID_GREY, BAR_COLOUR))
-    )
-    half = BAR_PX // 2 + 1
-    style = _style("cut-bars", size) + (
-        f".cut-bars .b{{height:auto;background:none}}.cut-bars .b i{{height:{half}px;background:{MID_GREY}}}"
-        f".cut-bars .b i.f{{background:{BAR_COLOUR}}}.cut-bars .v span{{display:block;line-height:1.15}}"
-        f".cut-bars .v .m{{color:{GREY}}}.cut-bars .o{{color:{GREY}}}"
-        f".cut-bars .cut{{grid-column:1/-1;border-top:2px dashed {DARK};color:{DARK};padding-top:2px}}"
-        f".cut-bars-title span{{margin-right:1.2em;white-space:nowrap}}"
-        f".cut-bars-title b{{display:inline-block;width:0.9em;height:0.9em;margin-right:0.35em;"
-        f"vertical-align:-0.1em}}"
-    )
-    return (
-        f'<style>{style}</style><div class="cut-bars-title">{swatches}</div><div class="cut-bars">{"".join(rows)}</div>'
-    )
+    """A next-token distribution before and after sampling cuts it (most probable first): `before` grey over
+    `after` in colour, and the cut line after the first `kept` tokens, the ones that can still be drawn
+    (temperature keeps the order, top-k and top-p keep a prefix of it). On one scale, a cut's
+    renormalisation reads as bars growing."""
+    series = [(names[0], before, MID_GREY), (names[1], after, BAR_COLOUR)]
+    return grouped_bars_html(labels, series, cut_after=kept, cut_label=cut_label, size=size)
 
 
-def _probability(p: float) -> str:
-    """Three decimals, but a tail token's 0.0003 as 3.0e-04 rather than 0.000, and a cut one's 0 as 0."""
+def _probability(p: float | None) -> str:
+    """Three decimals, but a tail token's 0.0003 as 3.0e-04 rather than 0.000, a cut one's 0 as 0, and
+    nothing to show as –."""
+    if p is None:
+        return "–"
     return "0" if p == 0 else f"{p:.3f}" if p >= 0.0005 else f"{p:.1e}"
 
 
