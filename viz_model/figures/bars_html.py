@@ -62,7 +62,8 @@ def grouped_bars_html(
     size: int = 14,
 ) -> str:
     """Several values a label, one row a label in the order given: its rank, the label, one bar a series
-    (stacked in the row, each in its colour) and the values written out in the same order, under a legend.
+    (stacked in the row, each in its colour) and the values written out in the same order, each after a
+    square of its colour, under a legend.
     `series`: (name, values, colour) each; a value None (nothing to show, e.g. an unseen n-gram) is no bar
     and "–". `cut_after` k: a dashed line labelled `cut_label` after the first k rows, and the rows below it
     greyed (none when k is 0 or covers every row).
@@ -82,7 +83,7 @@ def grouped_bars_html(
         bars = "".join(f'<i class="s{k}" style="width:{max(0.0, v or 0.0) / scale * 100:.2f}%"></i>'
                        for k, v in enumerate(values))  # fmt: skip
         written = "".join(
-            f'<span class="s{k}" data-v="{float("nan") if v is None else v!r}">{_probability(v)}</span>'
+            f'<span class="s{k}" data-v="{float("nan") if v is None else v!r}"><b></b>{_probability(v)}</span>'
             for k, v in enumerate(values)
         )
         rows.append(
@@ -93,10 +94,12 @@ def grouped_bars_html(
         f'<span><b style="background:{colour}"></b>{html.escape(name)}</span>' for name, _, colour in series
     )
     bar_px = max(5, round((BAR_PX + 2) / max(len(series), 1)))
-    colours = "".join(f".grouped-bars .b i.s{k}{{background:{colour}}}" for k, (_, _, colour) in enumerate(series))
+    colours = "".join(f".grouped-bars i.s{k},.grouped-bars .v .s{k} b{{background:{colour}}}"
+                      for k, (_, _, colour) in enumerate(series))  # fmt: skip
     style = _style("grouped-bars", size) + colours + (
         f".grouped-bars .b{{height:auto;background:none}}.grouped-bars .b i{{height:{bar_px}px}}"
-        f".grouped-bars .v span{{display:block;line-height:1.15}}.grouped-bars .o{{color:{GREY}}}"
+        f".grouped-bars .v span{{margin-left:0.7em}}.grouped-bars .o{{color:{GREY}}}"
+        f".grouped-bars .v b{{display:inline-block;width:0.55em;height:0.55em;margin-right:0.25em}}"
         f".grouped-bars .cut{{grid-column:1/-1;border-top:2px dashed {DARK};color:{DARK};padding-top:2px}}"
         f".grouped-bars-title span{{margin-right:1.2em;white-space:nowrap}}"
         f".grouped-bars-title b{{display:inline-block;width:0.9em;height:0.9em;margin-right:0.35em;"
