@@ -71,6 +71,7 @@ def grouped_bars_html(
     All bars share one scale, from 0 to the largest value, so the series compare along a row. Each value's
     `data-v` holds its full value (nan for None). Every text is escaped; no blank line (see above)."""
     columns = [[None if v is None else float(v) for v in values] for _, values, _ in series]
+    colours = [colour for _, _, colour in series]  # inline: two figures on a page never share a rule
     if any(len(column) != len(labels) for column in columns):
         raise ValueError(f"{len(labels)} labels for {[len(c) for c in columns]} values")
     scale = max([v for column in columns for v in column if v is not None] + [1e-12])
@@ -80,11 +81,12 @@ def grouped_bars_html(
         if cut is not None and rank == cut + 1:
             rows.append(f'<div class="cut">{html.escape(cut_label)}</div>')
         text, out = html.escape(str(label)), ' class="o"' if cut is not None and rank > cut else ""
-        bars = "".join(f'<i class="s{k}" style="width:{max(0.0, v or 0.0) / scale * 100:.2f}%"></i>'
-                       for k, v in enumerate(values))  # fmt: skip
+        bars = "".join(f'<i class="s{k}" style="width:{max(0.0, v or 0.0) / scale * 100:.2f}%;background:{c}"></i>'
+                       for k, (v, c) in enumerate(zip(values, colours)))  # fmt: skip
         written = "".join(
-            f'<span class="s{k}" data-v="{float("nan") if v is None else v!r}"><b></b>{_probability(v)}</span>'
-            for k, v in enumerate(values)
+            f'<span class="s{k}" data-v="{float("nan") if v is None else v!r}"><b style="background:{c}"></b>'
+            f"{_probability(v)}</span>"
+            for k, (v, c) in enumerate(zip(values, colours))
         )
         rows.append(
             f'<div class="n">{rank}</div><div class="t" title="{text}"><span{out}>{text}</span></div>'
@@ -94,9 +96,7 @@ def grouped_bars_html(
         f'<span><b style="background:{colour}"></b>{html.escape(name)}</span>' for name, _, colour in series
     )
     bar_px = max(5, round((BAR_PX + 2) / max(len(series), 1)))
-    colours = "".join(f".grouped-bars i.s{k},.grouped-bars .v .s{k} b{{background:{colour}}}"
-                      for k, (_, _, colour) in enumerate(series))  # fmt: skip
-    style = _style("grouped-bars", size) + colours + (
+    style = _style("grouped-bars", size) + (
         f".grouped-bars .b{{height:auto;background:none}}.grouped-bars .b i{{height:{bar_px}px}}"
         f".grouped-bars .v span{{margin-left:0.7em}}.grouped-bars .o{{color:{GREY}}}"
         f".grouped-bars .v b{{display:inline-block;width:0.55em;height:0.55em;margin-right:0.25em}}"
