@@ -163,11 +163,11 @@ def test_one_steps_cut_is_the_lessons(lang):
 
 
 def test_the_cuts_downloads_are_the_figure_of_the_numbers_shown(monkeypatch):
-    import pages.parts.decoding as part
+    import pages.parts.widgets as widgets
 
     built = []
-    real = part.export_buttons
-    monkeypatch.setattr(part, "export_buttons", lambda key, make, **kw: built.append(make()) or real(key, make, **kw))
+    real = widgets.export_buttons
+    monkeypatch.setattr(widgets, "export_buttons", lambda key, make, **kw: built.append(make()) or real(key, make, **kw))
     at = open_app(PAGE, text=TEXT, section="tab_cut", topp="0.5", cstep="2")
     assert errors(at) == [] and len(built) == 1
     tokens, (before, after), cut = markup_grouped_bars(markup(at, "decoding.cut")[1])
@@ -230,3 +230,19 @@ def test_beam_search_links_to_the_lab_with_the_sentence():
     assert errors(at) == []
     links = [link for link in at.get("page_link") if "decoding" in link.proto.page]
     assert links and "The+little+girl" in links[0].proto.query_string or "The%20little" in links[0].proto.query_string
+
+
+def test_in_presentation_mode_the_cuts_downloads_follow_its_bars_and_then_the_lead():
+    at = open_app(PAGE, text=TEXT, section="tab_cut", present="true", cstep="2")
+    assert errors(at) == []
+    prefix = t("decoding.cut_prefix", "en").split("{")[0]
+    order = []
+    for node in at.main:
+        key = getattr(node, "key", None) or ""
+        if node.type == "custom_component" or key == "decoding.cut":
+            order.append("bars")
+        elif node.type == "download_button" and key.startswith("decoding.cut"):
+            order.append("download")
+        elif node.type == "markdown" and getattr(node, "value", "").startswith(prefix):
+            order.append("lead")
+    assert order.index("bars") < order.index("download") < order.index("lead"), order

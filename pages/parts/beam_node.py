@@ -11,7 +11,7 @@ from pages.parts.cache import translator
 from pages.parts.controls import dependent_index, linked, position
 from pages.parts.state import presenting, tr
 from pages.parts.text import log_line, md, tokens_text
-from pages.parts.widgets import axis_titles, export_buttons, markup, markup_text_size
+from pages.parts.widgets import axis_titles, markup, markup_text_size
 from viz_model import figures
 from viz_model.lessons.beam_node import continue_from, node_at, node_places, open_node
 from viz_model.lessons.search_tree import tree_layout
@@ -124,9 +124,9 @@ def _node_attention(view) -> None:
     shown = figures.prefix_attention_html(
         view.trace, layer, masked_text=tr("axis.masked"), size=markup_text_size(), **labels
     )
-    markup(shown, "beam-attention", key="beam.node_attention")
+    export = lambda: figures.prefix_attention(view.trace, layer, **labels)
+    markup(shown, "beam-attention", key="beam.node_attention", export=export)
     st.caption(tr("beam.node_attention_caption"))
-    export_buttons("beam.node_attention", lambda: figures.prefix_attention(view.trace, layer, **labels), csv=True)
 
 
 def _forced(text: str, direction: str, settings: SearchSettings, record: SearchRecord, node) -> None:

@@ -15,7 +15,6 @@ from pages.parts.text import md, tokens_text
 from pages.parts.widgets import (
     axis_titles,
     chart,
-    export_buttons,
     folded,
     lead,
     markup,
@@ -322,15 +321,11 @@ def cut_part(text: str, direction: str) -> None:
     # the plotly figure of the same numbers, built only when a button is pressed.
     cut = figures.cut_bars_html(shown.tokens, shown.model_probs, shown.final, kept, names=names,
                                 cut_label=tr("decoding.cut_here"), size=markup_text_size())  # fmt: skip
-    markup(cut, "decoding-cut", key="decoding.cut")
-    export_buttons(
-        "decoding.cut",
-        lambda: figures.cut_bars(
-            figures.token_labels(shown.tokens), shown.model_probs, shown.final, kept, names=names,
-            y_title=tr("decoding.axis_p"), cut_label=tr("decoding.cut_here"),
-        ),
-        csv=True,
+    plotly_figure = lambda: figures.cut_bars(
+        figures.token_labels(shown.tokens), shown.model_probs, shown.final, kept, names=names,
+        y_title=tr("decoding.axis_p"), cut_label=tr("decoding.cut_here"),
     )  # fmt: skip
+    markup(cut, "decoding-cut", key="decoding.cut", export=plotly_figure)
     st.markdown(
         tr(
             "decoding.cut_line",
@@ -377,15 +372,12 @@ def ngram_part(text: str, direction: str, result) -> None:
     # HTML bars and a plain table, as the cut's (docs/performance.md); the downloads are plotly's figure.
     series = list(zip(names, columns, figures.SERIES_COLOURS))
     tokens = [r.token for r in found.rows]
-    markup(figures.grouped_bars_html(tokens, series, size=markup_text_size()), "decoding-ngram", key="decoding.ngram")
-    export_buttons(
-        "decoding.ngram",
-        lambda: figures.grouped_bars(
-            figures.token_labels(tokens), {name: [v or 0.0 for v in values] for name, values in zip(names, columns)},
-            y_title=tr("decoding.axis_p"),
-        ),
-        csv=True,
+    plotly_figure = lambda: figures.grouped_bars(
+        figures.token_labels(tokens), {name: [v or 0.0 for v in values] for name, values in zip(names, columns)},
+        y_title=tr("decoding.axis_p"),
     )  # fmt: skip
+    shown = figures.grouped_bars_html(tokens, series, size=markup_text_size())
+    markup(shown, "decoding-ngram", key="decoding.ngram", export=plotly_figure)
     written = {tr("decoding.ngram_token"): tokens}  # numbers written out: a plain table shows four decimals
     for name, values, decimals in zip(names, columns, (4, 4, 5)):
         written[name] = ["–" if v is None else f"{v:.{decimals}f}" for v in values]

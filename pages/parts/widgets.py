@@ -226,10 +226,18 @@ export default function ({ data, parentElement, setTriggerValue }) {
 _markup = st.components.v2.component("attention_lab_markup", js=_MARKUP_JS, isolate_styles=False)
 
 
-def markup(html: str, css_class: str, key: str, on_pick: Callable[[int], None] | None = None, where=st) -> None:
+def markup(
+    html: str,
+    css_class: str,
+    key: str,
+    on_pick: Callable[[int], None] | None = None,
+    where=st,
+    export: Callable[[], object] | None = None,
+) -> None:
     """Markup a `viz_model.figures` builder wrote, in a `<div class=css_class>`. A click on one of its
     `<a data-node="id">` elements calls `on_pick(id)` before the rerun it starts (a callback: it may set the
-    controls that show the node), in the same session."""
+    controls that show the node), in the same session. `export`: the plotly figure of the same numbers, for the
+    SVG and CSV downloads under it (built only when one is pressed), in the order a chart has them."""
 
     def picked() -> None:
         node = getattr(st.session_state.get(key), "node", None)
@@ -238,6 +246,8 @@ def markup(html: str, css_class: str, key: str, on_pick: Callable[[int], None] |
 
     with nullcontext() if where is st else where:
         _markup(key=key, data={"html": html, "css_class": css_class}, on_node_change=picked)
+        if export is not None:
+            export_buttons(key, export, csv=True)
         _leads_after()
 
 
