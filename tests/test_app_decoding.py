@@ -167,7 +167,9 @@ def test_the_cuts_downloads_are_the_figure_of_the_numbers_shown(monkeypatch):
 
     built = []
     real = widgets.export_buttons
-    monkeypatch.setattr(widgets, "export_buttons", lambda key, make, **kw: built.append(make()) or real(key, make, **kw))
+    monkeypatch.setattr(
+        widgets, "export_buttons", lambda key, make, **kw: built.append(make()) or real(key, make, **kw)
+    )
     at = open_app(PAGE, text=TEXT, section="tab_cut", topp="0.5", cstep="2")
     assert errors(at) == [] and len(built) == 1
     tokens, (before, after), cut = markup_grouped_bars(markup(at, "decoding.cut")[1])

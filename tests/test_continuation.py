@@ -7,6 +7,7 @@ on its held-out split).
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 
@@ -357,5 +358,24 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
         train.TrainConfig.course_repeats,
         train.TrainConfig.coreference_repeats,
     )
+    train.main(["--continue-from", "assets/model", "--phrasebook-repeats", "8"])
+    assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs
     with pytest.raises(SystemExit):
         train.main(["--peak-lr", "3e-5"])  # a continuation option without --continue-from
+
+
+@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
+def test_more_phrasebook_passes_add_that_many_copies_of_its_examples_to_the_epoch():
+    epochs = {}
+    for repeats in (5, 8):
+        cfg = ContinuationConfig(steps=1, batch_size=8, train_pairs=300, threads=1, warmup_steps=1,
+                                 phrasebook_repeats=repeats)  # fmt: skip
+        _, _, card = continue_training(
+            checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+        )
+        epochs[repeats] = card["continuation"]["examples_per_epoch"]
+    sample = random.Random(cfg.seed + 3).sample(corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)["train"], 300)
+    phrasebook = [p for p in sample if p.origin == "phrasebook"]
+    assert phrasebook
+    per_pass = sum(1 if p.direction != "both" else 2 for p in phrasebook)
+    assert epochs[8] - epochs[5] == 3 * per_pass
