@@ -227,7 +227,11 @@ def main(argv=None) -> int:
     favour = (args.favour[0], float(args.favour[1])) if args.favour else None
     from pages.parts.frame import PAGES
 
-    paths = args.pages or ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
+    known = ["" if i == 0 else p.url_path for i, p in enumerate(PAGES)]
+    paths = args.pages or known
+    unknown = [path for path in paths if path not in known]
+    if unknown:  # Streamlit would quietly open Home instead, and nothing of the page would be clicked
+        parser.error(f"not a page of the app: {', '.join(unknown)} (pages: {', '.join(filter(None, known))})")
     failures = 0
     import os
 

@@ -7,7 +7,7 @@ ever found a failure is kept in REGRESSION_SEEDS and replayed here, beside the s
 import pytest
 
 from tests.browser.conftest import APP_PAGES
-from tests.browser.monkey import run_monkey
+from tests.browser.monkey import main, run_monkey
 
 # Ten actions a page and language keep the short version to a few minutes of the test command; the long
 # version covers the 300.
@@ -30,6 +30,13 @@ def test_the_runs_visit_every_page_in_both_languages():
     assert APP_PAGES, "the app has pages"
     assert {(path, lang) for path, lang, _, _ in RUNS} == {(p.url_path, lang) for p in APP_PAGES for lang in LANGUAGES}
     assert len(RUNS) == len(APP_PAGES) * len(LANGUAGES) + len(REGRESSION_SEEDS)
+
+
+def test_a_path_that_is_no_page_is_refused_before_anything_runs(capsys):
+    # Streamlit opens Home for an unknown path, so a mistyped --pages would click nothing of the page meant.
+    with pytest.raises(SystemExit):
+        main(["--pages", "beam", "--actions", "1"])
+    assert "not a page of the app: beam" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("url_path, lang, seed, actions", RUNS, ids=RUN_IDS)
