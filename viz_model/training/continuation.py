@@ -53,9 +53,9 @@ class ContinuationConfig:
     # (`coreference.WORDS_PER_READING`) at 10 repeats keep that share with three times the variety.
     coreference_repeats: int = 10
     arithmetic_rehearsal_every: int = 4  # as in the mixed phase: held-out arithmetic stays learnt
-    # The hand-written everyday pairs, as in the from-scratch phase (5). Every recipe that learnt the added pairs
-    # lost 0.8-2 everyday chrF Chinese -> English; more phrasebook passes are one lever against it.
-    phrasebook_repeats: int = 5
+    # The hand-written everyday pairs' passes, the from-scratch phase's by default. Every recipe that learnt the
+    # added pairs lost 0.8-2 everyday chrF Chinese -> English; 8 passes did not win it back (docs/model.md).
+    phrasebook_repeats: int = TrainConfig.phrasebook_repeats
     # On the pairs the starting model learnt, this share of each token's loss is the KL divergence from the
     # starting model's own next-token distribution (knowledge distillation). Measured at 0.5 (2,000 steps, 56
     # min): development Chinese -> English 60.5 instead of 59.3, but the added pairs were learnt far less
