@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import torch
@@ -37,6 +38,7 @@ from viz_model.training.continuation import (
     shared_tokens,
     training_loss,
 )
+from viz_model.training.train import cpu_has_bf16
 
 SLOW_FIXTURES = ("splits",)
 
@@ -231,13 +233,20 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
         course_repeats=1,
         coreference_repeats=1,
         distillation=0.5,  # the starting model's teaching is deterministic too
+        bf16=False,
     )
     runs = [
-        continue_training(checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False)[0]
-        for _ in range(2)
+        continue_training(checkpoint.MODEL_DIR, c, model_dir=None, log=lambda *_: None, run_evaluation=False)
+        for c in (cfg, cfg, replace(cfg, bf16=True), replace(cfg, bf16=True), replace(cfg, bf16=None))
     ]
-    first, second = (r.state_dict() for r in runs)
+    first, second, bf16, bf16_again, by_cpu = (model.state_dict() for model, _, _ in runs)
     assert all(torch.equal(first[k], second[k]) for k in first)
+    # bfloat16 products are deterministic too, they change the weights, and the card says which ran; left
+    # undecided, the CPU decides (bfloat16 where it has AMX).
+    assert all(torch.equal(bf16[k], bf16_again[k]) for k in bf16)
+    assert not all(torch.equal(first[k], bf16[k]) for k in first)
+    assert [card["continuation"]["bf16"] for _, _, card in runs] == [False, False, True, True, cpu_has_bf16()]
+    assert all(torch.equal(by_cpu[k], (bf16 if cpu_has_bf16() else first)[k]) for k in first)
     start, _, _ = checkpoint.load()
     assert not torch.equal(
         first["encoder_layers.0.self_attention.w_q.weight"],
@@ -359,7 +368,11 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
         train.TrainConfig.coreference_repeats,
     )
     train.main(["--continue-from", "assets/model", "--phrasebook-repeats", "8"])
-    assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs
+    assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs and seen[-1].bf16 is None
+    train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--coreference-repeats", "4"])
+    assert (seen[-1].classics_repeats, seen[-1].coreference_repeats) == (250, 4)
+    train.main(["--continue-from", "assets/model", "--float32"])
+    assert seen[-1].bf16 is False
     with pytest.raises(SystemExit):
         train.main(["--peak-lr", "3e-5"])  # a continuation option without --continue-from
 

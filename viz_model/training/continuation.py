@@ -15,7 +15,7 @@ import platform
 import random
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
@@ -30,7 +30,7 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
-from .train import TrainConfig, batches, greedy_exact, oversample, warmup_cosine
+from .train import TrainConfig, batches, cpu_has_bf16, greedy_exact, oversample, warmup_cosine
 
 
 @dataclass
@@ -67,6 +67,9 @@ class ContinuationConfig:
     # development set's Chinese -> English as the whole recipe (docs/model.md).
     added_pairs: bool = True
     frozen: tuple[str, ...] = ()
+    # None: decided from the CPU as in the from-scratch phase (TrainConfig.bf16); recorded in the card. The
+    # first nine recipes ran in float32 on CPUs without AMX, where bfloat16 products are slower.
+    bf16: bool | None = None
     unpunctuated_share: float = 0.25
     seed: int = 0
     threads: int = 2
@@ -164,6 +167,8 @@ def continue_training(
     """Train the model in `base_dir` further on the corpus with the continuation's pairs; save to `model_dir`
     (None: don't save). Returns (model, tokenizer, card)."""
     cfg = cfg or ContinuationConfig()
+    if cfg.bf16 is None:
+        cfg = replace(cfg, bf16=cpu_has_bf16())
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     base_model, base_tokenizer, base_card = checkpoint.load(base_dir)
@@ -195,7 +200,8 @@ def continue_training(
     classics = make_examples([p for p in splits["train"] if p.origin == "classics"], tokenizer, max_len)
     log(
         f"continuing {base_dir}: {len(examples)} examples an epoch, vocabulary {len(base_tokenizer)} → "
-        f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}"
+        f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}, "
+        f"matrix products in {'bfloat16' if cfg.bf16 else 'float32'}"
     )
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
     first_step, seconds, tokens_seen, losses = 0, 0.0, 0, []
@@ -223,7 +229,8 @@ def continue_training(
             rehearsal if step % cfg.arithmetic_rehearsal_every == cfg.arithmetic_rehearsal_every - 1 else stream
         )
         src, dec_in, dec_out = collate(batch, tokenizer)
-        logits = model(src, dec_in)  # float32: see TrainConfig.bf16 (continuations so far ran without AMX)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
+            logits = model(src, dec_in).float()  # (B, T, V); the loss in float32
         taught, teacher_logits = _teacher_view(base_model, batch, src, dec_in, new_targets, cfg.distillation)
         loss = training_loss(
             logits, dec_out, tokenizer.pad_id, cfg.label_smoothing, cfg.distillation, teacher_logits, taught
@@ -304,6 +311,11 @@ def main_continue(args, extra: list[str] = ()) -> None:
     )
     parser.add_argument("--freeze", nargs="*", default=[], help="parameter-name prefixes left as they were")
     parser.add_argument("--phrasebook-repeats", type=int, default=ContinuationConfig.phrasebook_repeats)
+    parser.add_argument("--classics-repeats", type=int, default=ContinuationConfig.classics_repeats)
+    parser.add_argument("--coreference-repeats", type=int, default=ContinuationConfig.coreference_repeats)
+    parser.add_argument(
+        "--float32", action="store_true", help="float32 products even where the CPU has AMX (bfloat16 there)"
+    )
     own = parser.parse_args(list(extra))
     steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
     control = dict(coreference_repeats=TrainConfig.coreference_repeats, course_repeats=TrainConfig.course_repeats)
@@ -319,6 +331,9 @@ def main_continue(args, extra: list[str] = ()) -> None:
             added_pairs=not own.no_added_pairs,
             frozen=tuple(own.freeze),
             phrasebook_repeats=own.phrasebook_repeats,
+            classics_repeats=own.classics_repeats,
+            bf16=False if own.float32 else None,
+            **({"coreference_repeats": own.coreference_repeats} if not own.no_added_pairs else {}),
             **(control if own.no_added_pairs else {}),
         ),
         model_dir=args.out,
