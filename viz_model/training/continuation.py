@@ -15,7 +15,7 @@ import platform
 import random
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
@@ -30,7 +30,15 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
-from .train import TrainConfig, batches, cpu_has_bf16, greedy_exact, oversample, warmup_cosine
+from .train import (
+    TrainConfig,
+    batches,
+    greedy_exact,
+    oversample,
+    training_logits,
+    warmup_cosine,
+    with_products_decided,
+)
 
 
 @dataclass
@@ -167,8 +175,7 @@ def continue_training(
     """Train the model in `base_dir` further on the corpus with the continuation's pairs; save to `model_dir`
     (None: don't save). Returns (model, tokenizer, card)."""
     cfg = cfg or ContinuationConfig()
-    if cfg.bf16 is None:
-        cfg = replace(cfg, bf16=cpu_has_bf16())
+    cfg = with_products_decided(cfg)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     base_model, base_tokenizer, base_card = checkpoint.load(base_dir)
@@ -229,8 +236,7 @@ def continue_training(
             rehearsal if step % cfg.arithmetic_rehearsal_every == cfg.arithmetic_rehearsal_every - 1 else stream
         )
         src, dec_in, dec_out = collate(batch, tokenizer)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
-            logits = model(src, dec_in).float()  # (B, T, V); the loss in float32
+        logits = training_logits(model, src, dec_in, cfg.bf16)
         taught, teacher_logits = _teacher_view(base_model, batch, src, dec_in, new_targets, cfg.distillation)
         loss = training_loss(
             logits, dec_out, tokenizer.pad_id, cfg.label_smoothing, cfg.distillation, teacher_logits, taught
@@ -318,7 +324,9 @@ def main_continue(args, extra: list[str] = ()) -> None:
     )
     own = parser.parse_args(list(extra))
     steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
+    # The control trains with the from-scratch repeats; otherwise the command line's coreference repeats.
     control = dict(coreference_repeats=TrainConfig.coreference_repeats, course_repeats=TrainConfig.course_repeats)
+    repeats = control if own.no_added_pairs else dict(coreference_repeats=own.coreference_repeats)
     continue_training(
         args.continue_from,
         ContinuationConfig(
@@ -333,8 +341,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             phrasebook_repeats=own.phrasebook_repeats,
             classics_repeats=own.classics_repeats,
             bf16=False if own.float32 else None,
-            **({"coreference_repeats": own.coreference_repeats} if not own.no_added_pairs else {}),
-            **(control if own.no_added_pairs else {}),
+            **repeats,
         ),
         model_dir=args.out,
         run_evaluation=not args.no_eval,

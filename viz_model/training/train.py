@@ -105,6 +105,18 @@ def cpu_has_bf16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
     return "amx_bf16" in flags
 
 
+def with_products_decided(cfg):
+    """`cfg` (TrainConfig or ContinuationConfig) with `bf16` decided: left None, by the CPU (cpu_has_bf16)."""
+    return cfg if cfg.bf16 is not None else replace(cfg, bf16=cpu_has_bf16())
+
+
+def training_logits(model, src: torch.Tensor, dec_in: torch.Tensor, bf16: bool) -> torch.Tensor:
+    """(B, T, V) logits of a training step, in float32 for the loss; the matrix products in bfloat16 where
+    `bf16` (CPUs with AMX, where that is faster)."""
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+        return model(src, dec_in).float()
+
+
 def oversample(pairs, cfg: TrainConfig) -> list:
     """The training pairs with the course sentences, arithmetic, phrasebook, coreference and ambiguous words repeated
     (see TrainConfig)."""
@@ -194,8 +206,7 @@ def train(
     tokenizer, card). With `state_file`, a resumable state is written every `cfg.save_every` steps and, if
     the file exists, training continues from it."""
     cfg = cfg or TrainConfig()
-    if cfg.bf16 is None:
-        cfg = replace(cfg, bf16=cpu_has_bf16())
+    cfg = with_products_decided(cfg)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = random.Random(cfg.seed)
@@ -267,10 +278,9 @@ def train(
         )
         batch = next(arithmetic_stream if arithmetic_phase or rehearsal else stream)
         src, dec_in, dec_out = collate(batch, tokenizer)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
-            logits = model(src, dec_in)
+        logits = training_logits(model, src, dec_in, cfg.bf16)
         loss = F.cross_entropy(
-            logits.float().flatten(0, 1),
+            logits.flatten(0, 1),
             dec_out.flatten(),
             ignore_index=tokenizer.pad_id,
             label_smoothing=cfg.label_smoothing,
