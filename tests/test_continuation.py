@@ -38,7 +38,7 @@ from viz_model.training.continuation import (
     shared_tokens,
     training_loss,
 )
-from viz_model.training.train import cpu_has_bf16
+from viz_model.training.precision import cpu_has_bf16
 
 SLOW_FIXTURES = ("splits",)
 

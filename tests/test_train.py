@@ -5,7 +5,8 @@ import torch
 
 from viz_model import corpus
 from viz_model.model.config import ModelConfig
-from viz_model.training.train import TrainConfig, cpu_has_bf16, learning_rate, train
+from viz_model.training.precision import cpu_has_bf16
+from viz_model.training.train import TrainConfig, learning_rate, train
 
 TINY = ModelConfig(
     vocab_size=1, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=64, max_len=40, dropout=0.0

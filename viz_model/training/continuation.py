@@ -30,14 +30,13 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
+from .precision import training_logits, with_products_decided
 from .train import (
     TrainConfig,
     batches,
     greedy_exact,
     oversample,
-    training_logits,
     warmup_cosine,
-    with_products_decided,
 )
 
 

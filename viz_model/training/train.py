@@ -9,7 +9,7 @@ import argparse
 import math
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -25,6 +25,7 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import Example, collate, evaluating, make_examples, mean_loss
+from .precision import training_logits, with_products_decided
 
 # The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
 SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}
@@ -93,28 +94,6 @@ class TrainConfig:
     # A seeded sample of this many training pairs instead of all of them: a quick trial of the whole
     # pipeline (tokenizing the full split for the examples takes about a minute on a slow CPU).
     train_pairs: int | None = None
-
-
-def cpu_has_bf16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
-    """The CPU has AMX's bfloat16 tiles (Linux's `amx_bf16` flag). AVX-512 BF16 alone is not enough: on such a
-    Xeon the model's bfloat16 products ran slower than float32 (docs/performance.md, "Without AMX")."""
-    try:
-        flags = set(Path(cpuinfo).read_text().split())
-    except OSError:
-        return False
-    return "amx_bf16" in flags
-
-
-def with_products_decided(cfg):
-    """`cfg` (TrainConfig or ContinuationConfig) with `bf16` decided: left None, by the CPU (cpu_has_bf16)."""
-    return cfg if cfg.bf16 is not None else replace(cfg, bf16=cpu_has_bf16())
-
-
-def training_logits(model, src: torch.Tensor, dec_in: torch.Tensor, bf16: bool) -> torch.Tensor:
-    """(B, T, V) logits of a training step, in float32 for the loss; the matrix products in bfloat16 where
-    `bf16` (CPUs with AMX, where that is faster)."""
-    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-        return model(src, dec_in).float()
 
 
 def oversample(pairs, cfg: TrainConfig) -> list:
