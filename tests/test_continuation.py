@@ -370,7 +370,9 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
     train.main(["--continue-from", "assets/model", "--phrasebook-repeats", "8"])
     assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs and seen[-1].bf16 is None
     train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--coreference-repeats", "4"])
-    assert (seen[-1].classics_repeats, seen[-1].coreference_repeats) == (250, 4)
+    assert (seen[-1].classics_repeats, seen[-1].coreference_repeats, seen[-1].winograd_repeats) == (250, 4, None)
+    train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--winograd-repeats", "500"])
+    assert (seen[-1].classics_repeats, seen[-1].winograd_repeats) == (250, 500)
     train.main(["--continue-from", "assets/model", "--float32"])
     assert seen[-1].bf16 is False
     with pytest.raises(SystemExit):
@@ -392,3 +394,19 @@ def test_more_phrasebook_passes_add_that_many_copies_of_its_examples_to_the_epoc
     assert phrasebook
     per_pass = sum(1 if p.direction != "both" else 2 for p in phrasebook)
     assert epochs[8] - epochs[5] == 3 * per_pass
+
+
+@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
+def test_winograd_repeats_add_passes_over_the_winograd_classics_alone():
+    epochs = {}
+    for winograd in (None, 260):
+        cfg = ContinuationConfig(steps=1, batch_size=8, train_pairs=300, threads=1, warmup_steps=1,
+                                 classics_repeats=250, winograd_repeats=winograd)  # fmt: skip
+        _, _, card = continue_training(
+            checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+        )
+        epochs[winograd] = card["continuation"]["examples_per_epoch"]
+    winograd_rows = [row for row in load_classics() if row[2].startswith("Winograd schema")]
+    assert len(winograd_rows) >= 28
+    # ten more passes over each Winograd pair, both directions; no other classic changes
+    assert epochs[260] - epochs[None] == 10 * 2 * len(winograd_rows)

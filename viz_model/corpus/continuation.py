@@ -30,6 +30,12 @@ def load_classics(path: Path = CLASSICS_FILE) -> list[tuple[str, str, str]]:
     return [(r["en"].strip(), r["zh"].strip(), r["source"].strip()) for r in rows if r["en"].strip()]
 
 
+def classics_from(source: str, path: Path = CLASSICS_FILE) -> set[str]:
+    """Chinese sides of the classics whose source starts with `source` (e.g. "Winograd schema"): the key a
+    training pair keeps of its classic, as its English is lower-cased."""
+    return {zh for _, zh, origin in load_classics(path) if origin.startswith(source)}
+
+
 def continuation_texts(seed: int = 0) -> list[tuple[str, str, str, str]]:
     """(english, chinese, topic, origin) of every pair the continuation adds, classics first."""
     out = [(en, zh, "classics", "classics") for en, zh, _ in load_classics()]
