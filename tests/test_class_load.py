@@ -95,4 +95,6 @@ def test_two_replicas_behind_nginx_share_a_class_and_keep_each_browser_on_its_re
         result = run_class(replicas.base_url, replicas.pids, LINK, _expected(pairs), page="tokens")
         assert result.errors() == []
         # 12 browsers with random keys: all on one replica has probability 2 / 2**12.
-        assert len(result.replicas) == 2 and sum(result.replicas.values()) == 12
+        assert len(result.replicas) == 2 and sum(result.replicas.values()) == 12, (
+            f"sessions per replica {result.replicas}\n{replicas.nginx_logs()}"
+        )

@@ -47,7 +47,10 @@ events {{
 }}
 
 http {{
-    access_log {scratch}/access.log;
+    # Which replica answered each request, and every replica tried before it (a retry names two).
+    log_format replicas '$remote_addr [$time_local] "$request" $status upstream $upstream_addr '
+                        '$upstream_status $upstream_connect_time key $replica_key';
+    access_log {scratch}/access.log replicas;
     client_body_temp_path {scratch}/body;
     proxy_temp_path {scratch}/proxy;
     fastcgi_temp_path {scratch}/fastcgi;
@@ -136,6 +139,16 @@ class Replicas:
                 raise TimeoutError("nginx did not answer /_stcore/health")
             time.sleep(0.1)
         return self
+
+    def nginx_logs(self) -> str:
+        """nginx's error log and its access log's last lines: why a request went where it did."""
+        scratch = Path(self.scratch)
+        parts = []
+        for name, lines in (("error.log", 40), ("access.log", 40)):
+            path = scratch / name
+            text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else "(none)"
+            parts.append(f"--- nginx {name} (last {lines} lines)\n" + "\n".join(text.splitlines()[-lines:]))
+        return "\n".join(parts)
 
     @property
     def pids(self) -> list[int]:
