@@ -212,11 +212,16 @@ def continue_training(
         phrasebook_repeats=cfg.phrasebook_repeats,
     )
     repeated = oversample(splits["train"], weights)
-    repeated += [p for p in splits["train"] if p.origin == "classics" for _ in range(classic_repeats(p, cfg) - 1)]
+    classics = [p for p in splits["train"] if p.origin == "classics"]
+    # Ordered as each recorded run had them (the order decides each example's punctuation draw and batch).
+    if cfg.winograd_repeats is None:
+        repeated += classics * (cfg.classics_repeats - 1)
+    else:
+        repeated += [p for p in classics for _ in range(classic_repeats(p, cfg) - 1)]
     max_len = model.config.max_len
     examples = make_examples(repeated, tokenizer, max_len, cfg.unpunctuated_share, random.Random(cfg.seed + 2))
     arithmetic = make_examples([p for p in splits["train"] if p.topic == "arithmetic"], tokenizer, max_len)
-    classics = make_examples([p for p in splits["train"] if p.origin == "classics"], tokenizer, max_len)
+    classics = make_examples(classics, tokenizer, max_len)
     log(
         f"continuing {base_dir}: {len(examples)} examples an epoch, vocabulary {len(base_tokenizer)} → "
         f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}, "
