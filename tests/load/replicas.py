@@ -141,13 +141,12 @@ class Replicas:
         return self
 
     def nginx_logs(self) -> str:
-        """nginx's error log and its access log's last lines: why a request went where it did."""
-        scratch = Path(self.scratch)
+        """The last 40 lines of nginx's error and access logs: why a request went where it did."""
         parts = []
-        for name, lines in (("error.log", 40), ("access.log", 40)):
-            path = scratch / name
+        for name in ("error.log", "access.log"):
+            path = Path(self.scratch) / name
             text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else "(none)"
-            parts.append(f"--- nginx {name} (last {lines} lines)\n" + "\n".join(text.splitlines()[-lines:]))
+            parts.append(f"--- nginx {name}\n" + "\n".join(text.splitlines()[-40:]))
         return "\n".join(parts)
 
     @property

@@ -23,7 +23,6 @@ import torch.nn.functional as F
 
 from viz_model import corpus
 from viz_model.corpus.continuation import classics_from, continuation_splits, extended_tokenizer
-from viz_model.corpus.grammar import SentencePair
 from viz_model.model import checkpoint
 from viz_model.model.config import ModelConfig
 from viz_model.model.tokenizer import Tokenizer, token_language
@@ -92,15 +91,6 @@ class ContinuationConfig:
 def learning_rate(step: int, cfg: ContinuationConfig) -> float:
     """One phase: linear warm-up, then cosine decay to a twentieth of the peak."""
     return warmup_cosine(step, cfg.steps, cfg.warmup_steps, cfg.peak_lr, cfg.final_lr_fraction)
-
-
-WINOGRAD = classics_from("Winograd schema")
-
-
-def classic_repeats(pair: SentencePair, cfg: ContinuationConfig) -> int:
-    """Passes an epoch over a classic: the Winograd pairs' own where set, else every classic's."""
-    winograd = pair.zh in WINOGRAD and cfg.winograd_repeats is not None
-    return cfg.winograd_repeats if winograd else cfg.classics_repeats
 
 
 def extended_model(model: Transformer, vocab_size: int, seed: int) -> Transformer:
@@ -212,16 +202,18 @@ def continue_training(
         phrasebook_repeats=cfg.phrasebook_repeats,
     )
     repeated = oversample(splits["train"], weights)
-    classics = [p for p in splits["train"] if p.origin == "classics"]
+    classic_pairs = [p for p in splits["train"] if p.origin == "classics"]
     # Ordered as each recorded run had them (the order decides each example's punctuation draw and batch).
     if cfg.winograd_repeats is None:
-        repeated += classics * (cfg.classics_repeats - 1)
+        repeated += classic_pairs * (cfg.classics_repeats - 1)
     else:
-        repeated += [p for p in classics for _ in range(classic_repeats(p, cfg) - 1)]
+        winograd = classics_from("Winograd schema")
+        passes = {p: cfg.winograd_repeats if p.zh in winograd else cfg.classics_repeats for p in classic_pairs}
+        repeated += [p for p in classic_pairs for _ in range(passes[p] - 1)]
     max_len = model.config.max_len
     examples = make_examples(repeated, tokenizer, max_len, cfg.unpunctuated_share, random.Random(cfg.seed + 2))
     arithmetic = make_examples([p for p in splits["train"] if p.topic == "arithmetic"], tokenizer, max_len)
-    classics = make_examples(classics, tokenizer, max_len)
+    classics = make_examples(classic_pairs, tokenizer, max_len)
     log(
         f"continuing {base_dir}: {len(examples)} examples an epoch, vocabulary {len(base_tokenizer)} → "
         f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}, "
