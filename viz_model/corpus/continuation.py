@@ -11,6 +11,7 @@ existing token keeps its id and the shipped embedding rows stay where they are.
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 from viz_model.model.detokenize import detokenize
@@ -88,11 +89,16 @@ def continuation_pairs(tokenizer: Tokenizer, seed: int = 0) -> list[SentencePair
     return out
 
 
-def continuation_splits(splits: dict[str, list[SentencePair]], tokenizer: Tokenizer, seed: int = 0):
+def continuation_splits(
+    splits: dict[str, list[SentencePair]], tokenizer: Tokenizer, seed: int = 0, coreference_one_way: bool = False
+):
     """The base splits with the continuation's pairs added to training. A base training pair that gives
     another translation of an added pair's side gives way (one translation per sentence); an added pair whose
-    side is a validation or test sentence is left out, so those splits stay unseen."""
+    side is a validation or test sentence is left out, so those splits stay unseen. `coreference_one_way`: the
+    added coreference pairs are trained English → Chinese only."""
     added = continuation_pairs(tokenizer, seed)
+    if coreference_one_way:
+        added = [replace(p, direction="en2zh") if p.topic == "coreference" else p for p in added]
     held = {side for name in ("validation", "test") for p in splits[name] for side in _sides(p)}
     added = [p for p in added if not (set(_sides(p)) & held)]
     taken = {side for p in added for side in _sides(p)}
