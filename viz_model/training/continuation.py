@@ -297,7 +297,7 @@ def continue_training(
     train_seconds = time.time() - start
     last = None
     if averaged is not None:
-        last = checkpoint.round_to_storage(copy.deepcopy(model)).eval()
+        last = checkpoint.round_to_storage(copy.deepcopy(model)).eval() if last_dir is not None else None
         model.load_state_dict(averaged.module.state_dict())
         log(f"saved weights: the mean of {int(averaged.n_averaged)} snapshots over the last {cfg.average_last} steps")
     checkpoint.round_to_storage(model)
@@ -331,7 +331,7 @@ def continue_training(
     if model_dir is not None:
         checkpoint.save(model, tokenizer, card, model_dir)
         log(f"saved to {model_dir}")
-    if last is not None and last_dir is not None:
+    if last is not None:
         last_card = {k: v for k, v in card.items() if k != "evaluation"}
         last_card["continuation"] = {**card["continuation"], "average_last": 0, "validation_loss": None}
         checkpoint.save(last, tokenizer, last_card, last_dir)
@@ -363,7 +363,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--coreference-repeats", type=int, default=ContinuationConfig.coreference_repeats)
     parser.add_argument("--winograd-repeats", type=int, default=ContinuationConfig.winograd_repeats)
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
-    parser.add_argument("--average-last", type=int, default=0, help="save the weights' mean over the last N steps")
+    parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
     parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
     parser.add_argument(
         "--float32", action="store_true", help="float32 products even where the CPU has AMX (bfloat16 there)"
