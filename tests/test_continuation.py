@@ -138,6 +138,23 @@ def test_coreference_chinese_follows_the_convention():
             assert p.referent == obj != "它"
 
 
+def test_a_deciding_word_is_said_as_the_classics_say_it():
+    """A classic with a deciding word ("because he was so weak") writes it as the generator does (太虚弱了):
+    thousands of generated pairs saying it otherwise (太弱了) would outvote the classic's few hundred passes."""
+    said: dict[str, set[str]] = {}
+    for frame in coreference.FRAMES:
+        for en, zh in frame.subject_words + frame.object_words:
+            said.setdefault(en.removeprefix("too "), set()).add(zh.replace(" ", ""))
+    met = []
+    for en, zh, _ in load_classics():
+        for word in re.findall(r"\b(?:so|too) (\w+)", en.lower()):
+            written = re.findall(r"太.+?了", zh)
+            if word in said and written:
+                met.append(word)
+                assert written[-1] in said[word], (en, zh, said[word])
+    assert {"weak", "heavy", "small", "tired"} <= set(met)  # the Winograd pairs that use generator words
+
+
 def test_main_clause_variants_list_the_reference_and_its_equals():
     assert coreference.main_clause_variants("狮子没吃沙拉") == {"狮子没吃沙拉", "狮子没有吃沙拉"}
     assert "吉他放不下篮子" in coreference.main_clause_variants("吉他放不进篮子")

@@ -47,11 +47,12 @@ WAYS = [
 ]  # fmt: skip
 
 # ---- deciding words by property: (English after "was", Chinese after the referent) ---------------------------
-# Animals' states: tiredness, fullness, illness, fear, age, speed, strength.
+# Animals' states: tiredness, fullness, illness, fear, age, speed, strength. A weak animal or person is 虚弱, as
+# the Winograd classic says it ("because he was so weak" → 因为他太虚弱了; 弱 alone is a weak signal or subject).
 ANIMAL_STATES = [
     ("too tired", "太 累 了"), ("too full", "太 饱 了"), ("sick", "病 了"), ("too scared", "太 害怕 了"),
     ("too old", "太 老 了"), ("too lazy", "太 懒 了"), ("too sad", "太 难过 了"),
-    ("too sleepy", "太 困 了"), ("too weak", "太 弱 了"),
+    ("too sleepy", "太 困 了"), ("too weak", "太 虚弱 了"),
 ]  # fmt: skip
 TASTES = [
     ("too hot", "太 烫 了"), ("too cold", "太 凉 了"), ("too spicy", "太 辣 了"), ("too salty", "太 咸 了"),
@@ -109,7 +110,7 @@ FRAMES = [
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
           ANIMALS, ANIMALS,
           [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了"),
-           ("too old", "太 老 了"), ("too weak", "太 弱 了")],
+           ("too old", "太 老 了"), ("too weak", "太 虚弱 了")],
           SPEEDS),
 ]  # fmt: skip
 
