@@ -140,7 +140,7 @@ def test_coreference_chinese_follows_the_convention():
 
 def test_a_deciding_word_is_said_as_the_classics_say_it():
     """A classic with a deciding word ("because he was so weak") writes it as the generator does (太虚弱了):
-    thousands of generated pairs saying it otherwise (太弱了) would outvote the classic's few hundred passes."""
+    generated pairs saying it otherwise (太弱了, 269 pairs × 14 passes an epoch) outvote the classic's 400 passes."""
     said: dict[str, set[str]] = {}
     for frame in coreference.FRAMES:
         for en, zh in frame.subject_words + frame.object_words:
