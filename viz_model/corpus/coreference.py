@@ -83,6 +83,15 @@ SPEEDS = [
 ]  # fmt: skip
 
 
+# The catch frame's subject words: two of its own, the rest an animal's states said as ANIMAL_STATES says them
+# (a state written two ways in the corpus outvotes a classic that writes it one way).
+_SAID_OF_AN_ANIMAL = dict(ANIMAL_STATES) | {"too slow": "太 慢 了", "too fat": "太 胖 了"}
+CATCHER_STATES = [
+    (word, _SAID_OF_AN_ANIMAL[word])
+    for word in ("too slow", "too tired", "too fat", "too sleepy", "too old", "too weak")
+]
+
+
 NOT_OF_DRINKS = ("too hard", "too salty", "too spicy", "too soft", "too burnt", "too fatty")
 
 
@@ -108,10 +117,7 @@ FRAMES = [
     Frame("the {s} didn't cross the {o} because it was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
     Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
-          ANIMALS, ANIMALS,
-          [("too slow", "太 慢 了"), ("too tired", "太 累 了"), ("too fat", "太 胖 了"), ("too sleepy", "太 困 了"),
-           ("too old", "太 老 了"), ("too weak", "太 虚弱 了")],
-          SPEEDS),
+          ANIMALS, ANIMALS, CATCHER_STATES, SPEEDS),
 ]  # fmt: skip
 
 # Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
