@@ -12,7 +12,8 @@ from viz_model import corpus
 from viz_model.corpus import EN_NUMBERS, ZH_NUMBERS
 from viz_model.model.decoding import beam_search, greedy_search
 from viz_model.model.translator import SearchSettings, Translator, normalise_direction, suggested_direction
-from viz_model.training.evaluate import named_referent, names_senses, translate_tokens
+from viz_model.training.coreference_eval import named_referent
+from viz_model.training.evaluate import names_senses, translate_tokens
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,12 @@ can be too sour; a basket can be too small. Each frame draws its subject and obj
 properties of each kind (tiredness, illness, fullness; temperature, taste; size, width, weight), so the model
 learns "it" from the adjective, not from memorised nouns. Every pair of nouns comes in both readings.
 
-Convention (the model card says it too): when "it" is the first clause's subject the Chinese says 它; when
-"it" is the object, the Chinese names the object (因为沙拉太酸了), since 它 would be read as the subject.
+People are subjects too ("The boy didn't eat the soup because he was too tired / it was too hot."): without
+them every deciding word after "because" is learnt with 它, and a model writes 它 for "he" (因为它太累了).
+
+Convention (the model card says it too): when "it" is the first clause's subject the Chinese says 它, and
+"he" / "she" are 他 / 她; when "it" is the object, the Chinese names the object (因为沙拉太酸了), since 它 would
+be read as the subject.
 
 Held out: the nouns and deciding words in `HELD_OUT` never occur in a training pair, here or in the older
 frames of `everyday.COREF_FRAMES`, so the held-out split measures whether the rule generalises.
@@ -45,6 +49,17 @@ WAYS = [
     ("street", "马路"), ("road", "路"), ("river", "河"), ("bridge", "桥"), ("field", "田野"), ("park", "公园"),
     ("square", "广场"), ("lake", "湖"), ("forest", "森林"),
 ]  # fmt: skip
+
+# People: (English, Chinese, the pronouns that can stand for them). A person is "he" or "she" as the noun says;
+# a student, a teacher or a doctor is either.
+PEOPLE = [
+    ("boy", "男孩", ("he",)), ("girl", "女孩", ("she",)), ("man", "男人", ("he",)), ("woman", "女人", ("she",)),
+    ("father", "父亲", ("he",)), ("mother", "母亲", ("she",)), ("student", "学生", ("he", "she")),
+    ("teacher", "老师", ("he", "she")), ("doctor", "医生", ("he", "she")), ("child", "孩子", ("he", "she")),
+    ("farmer", "农民", ("he", "she")), ("driver", "司机", ("he", "she")), ("nurse", "护士", ("he", "she")),
+    ("worker", "工人", ("he", "she")),
+]  # fmt: skip
+PRONOUNS = {"it": "它", "he": "他", "she": "她"}
 
 # ---- deciding words by property: (English after "was", Chinese after the referent) ---------------------------
 # Animals' states: tiredness, fullness, illness, fear, age, speed, strength. A weak animal or person is 虚弱, as
@@ -103,20 +118,21 @@ class Frame:
     objects: list
     subject_words: list  # deciding words that can only describe the subject
     object_words: list  # ... only the object
+    people: bool = True  # people are subjects too (not where a person's size is the point: "didn't fit in")
 
 
 FRAMES = [
-    Frame("the {s} didn't eat the {o} because it was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
+    Frame("the {s} didn't eat the {o} because {p} was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
           ANIMALS, DISHES, ANIMAL_STATES, TASTES),
-    Frame("the {s} didn't drink the {o} because it was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
+    Frame("the {s} didn't drink the {o} because {p} was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
           ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in NOT_OF_DRINKS]),
-    Frame("the {s} didn't fit in the {o} because it was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
-          CARRIED, CONTAINERS, SIZES, ROOM),
-    Frame("the {s} couldn't carry the {o} because it was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",
+    Frame("the {s} didn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
+          CARRIED, CONTAINERS, SIZES, ROOM, people=False),
+    Frame("the {s} couldn't carry the {o} because {p} was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",
           ANIMALS, CARRIED + CONTAINERS[:3], [w for w in ANIMAL_STATES if w[0] != "too full"], WEIGHTS),
-    Frame("the {s} didn't cross the {o} because it was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
+    Frame("the {s} didn't cross the {o} because {p} was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
-    Frame("the {s} couldn't catch the {o} because it was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
+    Frame("the {s} couldn't catch the {o} because {p} was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
           ANIMALS, ANIMALS, CATCHER_STATES, SPEEDS),
 ]  # fmt: skip
 
@@ -124,12 +140,15 @@ FRAMES = [
 # Nouns the model knows well from the rest of the corpus (each in 60 to 600 training sentences, and translated
 # right alone), so the held-out split measures the referent, not unknown words.
 HELD_OUT_NOUNS = {"tiger", "panda", "sheep", "duck", "sandwich", "cookie", "egg", "juice", "tea", "guitar",
-                  "umbrella", "basket", "fridge", "lake", "park"}  # fmt: skip
+                  "umbrella", "basket", "fridge", "lake", "park", "woman", "doctor"}  # fmt: skip
 HELD_OUT_WORDS = {"too sleepy", "too sour", "too bitter", "too tall", "too short", "too heavy", "too deep",
                   "too smart"}  # fmt: skip
 # Deciding words drawn for each noun pair and reading: one a pair tied each word to a few noun pairs; three
 # give the same share of examples at a third of the repeats, each word met with three times as many nouns.
 WORDS_PER_READING = 3
+# Objects each person meets a frame: people are there so "he" / "she" stay 他 / 她 after "because", not to
+# outweigh the animals that teach the referent (two objects add a fifth to the frames' pairs).
+OBJECTS_PER_PERSON = 2
 
 
 @dataclass(frozen=True)
@@ -139,6 +158,7 @@ class CorefPair:
     subject: str  # English nouns and deciding word, to check the held-out split
     object: str
     word: str
+    pronoun: str = "it"  # the English pronoun after "because": "it", or "he" / "she" for a person subject
 
     @property
     def main_clause(self) -> str:
@@ -151,16 +171,25 @@ class CorefPair:
         return self.phrase.zh[self.phrase.zh.index("因为") + 1]
 
 
-def _all_pairs(frame: Frame):
-    for s_en, s_zh in frame.subjects:
+def _subjects(frame: Frame, people: bool):
+    """(English, Chinese, pronoun) of the frame's subjects: its animals as "it", or its people as "he" / "she"."""
+    if not people:
+        return [(en, zh, "it") for en, zh in frame.subjects]
+    return [(en, zh, p) for en, zh, pronouns in PEOPLE for p in pronouns] if frame.people else []
+
+
+def _all_pairs(frame: Frame, people: bool = False):
+    for s_en, s_zh, pronoun in _subjects(frame, people):
         for o_en, o_zh in frame.objects:
             if s_en == o_en:
                 continue
-            for reading, words, it in (("subject", frame.subject_words, "它"), ("object", frame.object_words, o_zh)):
+            readings = (("subject", frame.subject_words, pronoun), ("object", frame.object_words, "it"))
+            for reading, words, said in readings:
+                it = PRONOUNS[said] if reading == "subject" else o_zh
                 for w_en, w_zh in words:
-                    en = frame.en.format(s=s_en, o=o_en, a=w_en)
+                    en = frame.en.format(s=s_en, o=o_en, a=w_en, p=said)
                     zh = frame.zh.format(s=s_zh, o=o_zh, a=w_zh, it=it)
-                    yield CorefPair(ph(en, zh), reading, s_en, o_en, w_en)
+                    yield CorefPair(ph(en, zh), reading, s_en, o_en, w_en, said)
 
 
 def _held_out(p: CorefPair) -> bool:
@@ -173,15 +202,27 @@ def _touches_held_out(p: CorefPair) -> bool:
 
 def training_pairs(seed: int = 0) -> list[CorefPair]:
     """A seeded sample of each frame's pairs that use no held-out noun or word: for every noun pair, up to
-    `WORDS_PER_READING` deciding words of each reading, both readings kept together."""
-    rng = random.Random(f"coreference-kinds-{seed}")
+    `WORDS_PER_READING` deciding words of each reading, both readings kept together. People meet
+    `OBJECTS_PER_PERSON` objects a frame, drawn apart (animal subjects are drawn as without people)."""
+    out = _sample(seed, people=False)
+    return out + _sample(seed, people=True)
+
+
+def _sample(seed: int, people: bool) -> list[CorefPair]:
+    rng = random.Random(f"coreference-{'people' if people else 'kinds'}-{seed}")
     out = []
     for frame in FRAMES:
-        pool = [p for p in _all_pairs(frame) if not _touches_held_out(p)]
+        pool = [p for p in _all_pairs(frame, people) if not _touches_held_out(p)]
         by_nouns: dict[tuple[str, str], list[CorefPair]] = {}
         for p in pool:
             by_nouns.setdefault((p.subject, p.object), []).append(p)
-        for nouns in rng.sample(sorted(by_nouns), len(by_nouns)):
+        chosen = rng.sample(sorted(by_nouns), len(by_nouns))
+        if people:
+            per_person: dict[str, list] = {}
+            for nouns in chosen:
+                per_person.setdefault(nouns[0], []).append(nouns)
+            chosen = [n for nouns in per_person.values() for n in nouns[:OBJECTS_PER_PERSON]]
+        for nouns in chosen:
             for reading in ("subject", "object"):
                 options = [p for p in by_nouns[nouns] if p.reading == reading]
                 out += rng.sample(options, min(WORDS_PER_READING, len(options)))
@@ -209,7 +250,7 @@ def property_pairs() -> list[CorefPair]:
 
 def held_out_pairs() -> list[CorefPair]:
     """Every pair whose two nouns and deciding word are all held out: both readings of each noun pair."""
-    return [p for frame in FRAMES for p in _all_pairs(frame) if _held_out(p)]
+    return [p for frame in FRAMES for people in (False, True) for p in _all_pairs(frame, people) if _held_out(p)]
 
 
 # Ways of writing a main clause that are as right as the reference's: 没 and 没有 before a verb, 放不进 and

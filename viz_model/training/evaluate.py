@@ -3,7 +3,7 @@
 Two yardsticks. In the grammar's world: test BLEU per direction (beam search, corpus level), test
 perplexity, exact accuracy on the course sentences, on the ambiguous words (is the right Chinese sense in the
 output?), on arithmetic questions whose operand pairs never appeared in training, and on held-out
-coreference pairs (does the translation name the referent of "it"?). Out of it: the everyday set
+coreference pairs (does the translation name the referent of "it"? `coreference_eval`). Out of it: the everyday set
 (`assets/eval/everyday.tsv`, written apart from the grammar), per direction: coverage (sentences with no
 unknown word), exact match, BLEU and chrF from `sacrebleu`, outputs that mix the source language in, and
 the share of the most frequent English words the model knows. Every miss is written to a file to read.
@@ -16,10 +16,10 @@ import json
 import math
 import re
 import time
+from functools import partial
 from pathlib import Path
 
 from viz_model import corpus
-from viz_model.corpus import coreference
 from viz_model.corpus.evalset import (
     CONFIRM_FILE,
     DEV_FILE,
@@ -39,6 +39,7 @@ from viz_model.model.decoding import beam_search
 from viz_model.model.detokenize import detokenize
 from viz_model.model.tokenizer import contains_chinese
 
+from .coreference_eval import evaluate_coreference_by_kind, evaluate_pronouns, named_referent
 from .examples import make_examples, mean_loss  # shared with training: one definition of the loss
 
 MISSES_FILE = Path("artifacts/everyday_misses.tsv")
@@ -120,7 +121,9 @@ def evaluate(model, tokenizer, splits=None, log=print, beam_width=EVAL_BEAM_WIDT
     result["coreference_heldout_accuracy"] = round(sum(coref) / max(1, len(coref)), 4)
     result["coreference_test_sentences"] = len(coref)
     result.update(evaluate_classics(model, tokenizer, splits["train"], beam_width, log))
-    result.update(evaluate_coreference_by_kind(model, tokenizer, beam_width, log))
+    to_chinese = partial(translate_tokens, model, tokenizer, target_language="zh", beam_width=beam_width)
+    result.update(evaluate_coreference_by_kind(to_chinese, log))
+    result.update(evaluate_pronouns(to_chinese, log=log))
     result.update(evaluate_everyday(model, tokenizer, beam_width=beam_width, log=log, training_pairs=splits["train"]))
     result["seconds"] = round(time.time() - start, 1)
     log(f"evaluation: {json.dumps(result, ensure_ascii=False)}")
@@ -148,31 +151,6 @@ def evaluate_classics(model, tokenizer, training_pairs, beam_width=EVAL_BEAM_WID
     return result
 
 
-def evaluate_coreference_by_kind(model, tokenizer, beam_width=EVAL_BEAM_WIDTH, log=print) -> dict:
-    """Held-out coreference by kind (nouns and deciding words never in coreference training): is the referent
-    after 因为 the reference's, and is the main clause right (exactly, or a listed variant)?"""
-    pairs = coreference.held_out_pairs()
-    referent = main = 0
-    by_word: dict[str, list[bool]] = {}  # which deciding words are read right: where a next recipe should look
-    for p in pairs:
-        out = translate_tokens(model, tokenizer, detokenize(list(p.phrase.en), "en"), "zh", beam_width)
-        referent += named_referent(out) == p.referent
-        by_word.setdefault(f"{p.word} ({p.reading})", []).append(named_referent(out) == p.referent)
-        clause = "".join(out[: out.index("，")]) if "，" in out else ""
-        main += clause in coreference.main_clause_variants(p.main_clause)
-    result = {
-        "coreference_by_kind_referent_accuracy": round(referent / len(pairs), 4),
-        "coreference_by_kind_main_clause_accuracy": round(main / len(pairs), 4),
-        "coreference_by_kind_sentences": len(pairs),
-        "coreference_by_kind_referent_by_word": {w: f"{sum(r)}/{len(r)}" for w, r in sorted(by_word.items())},
-    }
-    log(
-        f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, "
-        f"main clause {main / len(pairs):.0%}"
-    )
-    return result
-
-
 def names_senses(output_tokens: list[str], tagged) -> bool:
     """Does a translation give each ambiguous word its tagged sense? `tagged`: (word, sense) pairs, as in
     `SentencePair.ambiguous`. Each sense is written in the output, as a word or inside one (jieba keeps
@@ -186,12 +164,6 @@ def names_senses(output_tokens: list[str], tagged) -> bool:
         s for word, _ in tagged for s in corpus.AMBIGUOUS_WORDS[word] if s not in used and not any(s in u for u in used)
     }
     return all(written(sense) for sense in used) and not any(written(s) for s in others)
-
-
-def named_referent(zh_tokens: list[str]) -> str:
-    """What stands after 因为 in a coreference sentence: 它 (the subject, "it was too tired") or the noun the
-    Chinese names ("it was too wide" → 马路); "" when the sentence has no 因为 clause."""
-    return zh_tokens[zh_tokens.index("因为") + 1] if "因为" in zh_tokens[:-1] else ""
 
 
 _LATIN = re.compile(r"[A-Za-z]")

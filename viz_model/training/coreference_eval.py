@@ -1,0 +1,86 @@
+"""Who "it", "he" and "she" are after "because": the coreference figures of `evaluate`.
+
+Both take `translate`, English text → the model's Chinese tokens, so they measure any model the same way.
+- `evaluate_coreference_by_kind`: the generator's held-out split (nouns and deciding words never in coreference
+  training). Is the referent after 因为 the reference's, and is the main clause right?
+- `evaluate_pronouns`: sentences written apart from the generator (`assets/eval/pronouns.tsv`). Does "he" /
+  "she" stay 他 / 她, and does an "it" that is the object stay the object's noun?
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sacrebleu
+
+from viz_model.corpus import coreference
+from viz_model.corpus.evalset import PRONOUNS_FILE, load_pronoun_checks
+from viz_model.model.detokenize import detokenize
+
+Translate = Callable[[str], list[str]]  # English text → Chinese tokens
+
+
+def named_referent(zh_tokens: list[str]) -> str:
+    """What stands after 因为 in a coreference sentence: 它 (the subject, "it was too tired") or the noun the
+    Chinese names ("it was too wide" → 马路); "" when the sentence has no 因为 clause."""
+    return zh_tokens[zh_tokens.index("因为") + 1] if "因为" in zh_tokens[:-1] else ""
+
+
+def evaluate_coreference_by_kind(translate: Translate, log=print) -> dict:
+    pairs = coreference.held_out_pairs()
+    referent = main = 0
+    by_word: dict[str, list[bool]] = {}  # which deciding words are read right: where a next recipe should look
+    person: list[bool] = []  # "he" / "she" of a person subject read as 他 / 她
+    for p in pairs:
+        out = translate(detokenize(list(p.phrase.en), "en"))
+        right = named_referent(out) == p.referent
+        referent += right
+        by_word.setdefault(f"{p.word} ({p.reading})", []).append(right)
+        if p.pronoun != "it":
+            person.append(right)
+        clause = "".join(out[: out.index("，")]) if "，" in out else ""
+        main += clause in coreference.main_clause_variants(p.main_clause)
+    result = {
+        "coreference_by_kind_referent_accuracy": round(referent / len(pairs), 4),
+        "coreference_by_kind_main_clause_accuracy": round(main / len(pairs), 4),
+        "coreference_by_kind_person_accuracy": round(sum(person) / max(1, len(person)), 4),
+        "coreference_by_kind_sentences": len(pairs),
+        "coreference_by_kind_referent_by_word": {w: f"{sum(r)}/{len(r)}" for w, r in sorted(by_word.items())},
+    }
+    log(
+        f"coreference by kind (held out, {len(pairs)}): referent {referent / len(pairs):.0%}, "
+        f"main clause {main / len(pairs):.0%}, he/she as 他/她 {result['coreference_by_kind_person_accuracy']:.0%}"
+    )
+    return result
+
+
+def pronoun_right(output: str, referent: str, reading: str) -> bool:
+    """Is the referent after 因为 the check's? A person: the clause starts with 他 / 她 as the reference does. An
+    object: the clause names the object (its noun, perhaps after a measure word: 因为那部电影…), not a pronoun."""
+    if "因为" not in output:
+        return False
+    clause = output.split("因为", 1)[1]
+    if reading == "person":
+        return clause.startswith(referent)
+    return referent in clause and not clause.startswith(("他", "她", "它"))
+
+
+def evaluate_pronouns(translate: Translate, path=PRONOUNS_FILE, log=print) -> dict:
+    """Also the set's chrF against its references: a continuation that bends every "couldn't …" toward the
+    generator's verbs (追不上, 搬不动) loses it even where the pronoun is right."""
+    checks = load_pronoun_checks(path)
+    right: dict[str, list[bool]] = {"person": [], "object": []}
+    outputs, misses = [], []
+    for c in checks:
+        out = detokenize(translate(c.en), "zh")
+        ok = pronoun_right(out, c.referent, c.reading)
+        right[c.reading].append(ok)
+        outputs.append(out)
+        if not ok:
+            misses.append(f"{c.en} → {out}")
+    result = {f"pronoun_{reading}_right": f"{sum(r)}/{len(r)}" for reading, r in right.items()}
+    result["pronoun_set_chrf"] = round(sacrebleu.corpus_chrf(outputs, [[c.zh for c in checks]]).score, 2)
+    result["pronoun_misses"] = misses
+    log(f"pronouns off the generator's frames: he/she {result['pronoun_person_right']}, "
+        f"it as the object {result['pronoun_object_right']}, chrF {result['pronoun_set_chrf']}")  # fmt: skip
+    return result
