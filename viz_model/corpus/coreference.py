@@ -60,6 +60,7 @@ PEOPLE = [
     ("worker", "工人", ("he", "she")),
 ]  # fmt: skip
 PRONOUNS = {"it": "它", "he": "他", "she": "她"}
+PEOPLE_NOUNS = {en for en, _, _ in PEOPLE}
 
 # ---- deciding words by property: (English after "was", Chinese after the referent) ---------------------------
 # Animals' states: tiredness, fullness, illness, fear, age, speed, strength. A weak animal or person is 虚弱, as
@@ -159,6 +160,11 @@ class CorefPair:
     object: str
     word: str
     pronoun: str = "it"  # the English pronoun after "because": "it", or "he" / "she" for a person subject
+
+    @property
+    def of_a_person(self) -> bool:
+        """Is the subject a person? Then "he" / "she" or "it" says the reading: no adjective decides it."""
+        return self.subject in PEOPLE_NOUNS
 
     @property
     def main_clause(self) -> str:
