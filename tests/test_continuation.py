@@ -104,8 +104,8 @@ def test_held_out_coreference_is_disjoint_from_training_by_noun_and_deciding_wor
     assert len(winograd) >= 20
     for word in held_words:
         assert not [en for en in winograd if re.search(rf"\b{word}\b", en)], word
-    # Both readings of every noun pair, in held-out and training alike.
-    for pairs in (held, train):
+    # Both readings of every noun pair, in held-out and training alike (a person's "it" only held out).
+    for pairs in (held, [p for p in train if not p.of_a_person]):
         readings: dict[tuple, set] = {}
         for p in pairs:
             readings.setdefault((p.phrase.en[1], p.subject, p.object), set()).add(p.reading)
@@ -117,9 +117,15 @@ def test_people_are_subjects_read_as_he_or_she():
     and 他 / 她, never "it" and 它; an "it" after a person is the object, named. Without people every deciding
     word after "because" is learnt with 它, and a model writes 它 for "he"."""
     people = {en: pronouns for en, _, pronouns in coreference.PEOPLE}
-    for pairs in (coreference.training_pairs(), coreference.held_out_pairs()):
+    # Training has a person's subject reading only (its "it" is always the object, which would tip "it" toward
+    # the object for animals too); the held-out split measures both.
+    readings = {("he", "subject"), ("she", "subject")}
+    for pairs, expected in (
+        (coreference.training_pairs(), readings),
+        (coreference.held_out_pairs(), readings | {("it", "object")}),
+    ):
         of_people = [p for p in pairs if p.subject in people]
-        assert {(p.pronoun, p.reading) for p in of_people} == {("he", "subject"), ("she", "subject"), ("it", "object")}
+        assert {(p.pronoun, p.reading) for p in of_people} == expected
         for p in of_people:
             assert p.pronoun in people[p.subject] or p.pronoun == "it"
             assert p.phrase.en[p.phrase.en.index("because") + 1] == p.pronoun
@@ -130,8 +136,10 @@ def test_people_are_subjects_read_as_he_or_she():
             assert "它" not in p.phrase.zh
     train = coreference.training_pairs()
     by_people = [p for p in train if p.subject in people]
-    # Enough to keep 他 / 她, few enough that the animals still teach the referent.
-    assert 0.1 * len(train) <= len(by_people) <= 0.25 * len(train)
+    # Enough to keep 他 / 她, few enough that the animals still teach the referent; the animals' pairs are
+    # drawn as they were without people.
+    assert 0.05 * len(train) <= len(by_people) <= 0.2 * len(train)
+    assert train[: len(train) - len(by_people)] == [p for p in train if not p.of_a_person]
     assert {p.subject for p in by_people} == set(people) - coreference.HELD_OUT_NOUNS
 
 

@@ -148,7 +148,7 @@ HELD_OUT_WORDS = {"too sleepy", "too sour", "too bitter", "too tall", "too short
 # give the same share of examples at a third of the repeats, each word met with three times as many nouns.
 WORDS_PER_READING = 3
 # Objects each person meets a frame: people are there so "he" / "she" stay 他 / 她 after "because", not to
-# outweigh the animals that teach the referent (two objects add a fifth to the frames' pairs).
+# outweigh the animals that teach the referent (two objects add a tenth to the frames' pairs).
 OBJECTS_PER_PERSON = 2
 
 
@@ -209,7 +209,8 @@ def _touches_held_out(p: CorefPair) -> bool:
 def training_pairs(seed: int = 0) -> list[CorefPair]:
     """A seeded sample of each frame's pairs that use no held-out noun or word: for every noun pair, up to
     `WORDS_PER_READING` deciding words of each reading, both readings kept together. People meet
-    `OBJECTS_PER_PERSON` objects a frame, drawn apart (animal subjects are drawn as without people)."""
+    `OBJECTS_PER_PERSON` objects a frame in the subject reading, drawn apart (animal subjects are drawn as
+    without people); the held-out split has both readings of people too."""
     out = _sample(seed, people=False)
     return out + _sample(seed, people=True)
 
@@ -228,8 +229,11 @@ def _sample(seed: int, people: bool) -> list[CorefPair]:
             for nouns in chosen:
                 per_person.setdefault(nouns[0], []).append(nouns)
             chosen = [n for nouns in per_person.values() for n in nouns[:OBJECTS_PER_PERSON]]
+        # A person's "it" is always the object: trained, it would tip "it" toward the object for every subject,
+        # and an unseen word of an animal ("the tiger … because it was too sleepy") would follow (87 % of the
+        # animal pairs right, against 93 % without people). People say "he" / "she" only.
         for nouns in chosen:
-            for reading in ("subject", "object"):
+            for reading in ("subject",) if people else ("subject", "object"):
                 options = [p for p in by_nouns[nouns] if p.reading == reading]
                 out += rng.sample(options, min(WORDS_PER_READING, len(options)))
     return out
