@@ -143,6 +143,35 @@ def test_people_are_subjects_read_as_he_or_she():
     assert {p.subject for p in by_people} == set(people) - coreference.HELD_OUT_NOUNS
 
 
+def test_training_pairs_say_a_frame_with_several_verbs_and_held_out_pairs_with_its_own(monkeypatch):
+    """ "couldn't carry / push / pull / move": with one "couldn't" verb a frame, a continuation wrote 追不上 and
+    搬不动 for "couldn't see" and "couldn't finish". The verb is drawn apart from what is said: the nouns, words
+    and readings are those the frames' own verbs give, both readings of a noun pair share a verb, and the held-out
+    split keeps each frame's own."""
+    train = coreference.training_pairs()
+    own = {" ".join(f.en.split()[2:4]) for f in coreference.FRAMES}
+    verbs = Counter(" ".join(p.phrase.en[2:4]) for p in train)
+    assert {"couldn't push", "couldn't keep", "wouldn't eat", "didn't finish"} <= set(verbs)
+    assert all(verbs[v] > max(n for u, n in verbs.items() if u not in own) / 2 for v in own - {"didn't drink"})
+    assert {" ".join(p.phrase.en[2:4]) for p in coreference.held_out_pairs()} == own
+    said_with: dict[tuple, set] = {}
+    for p in train:
+        said_with.setdefault((p.subject, p.object), set()).add(" ".join(p.phrase.en[2:4]))
+    assert all(len(v) == 1 for v in said_with.values())
+
+    def meaning(pairs):
+        return [(p.subject, p.object, p.word, p.reading, p.pronoun) for p in pairs]
+
+    monkeypatch.setattr(coreference, "FRAMES", [replace(f, variants=()) for f in coreference.FRAMES])
+    assert meaning(coreference.training_pairs()) == meaning(train)
+
+
+def test_frame_verbs_are_the_frames_cant_verbs_with_their_english():
+    verbs = coreference.frame_verbs()
+    assert verbs["搬不动"] == "carry" and verbs["追不上"] == "catch" and verbs["放不进"] == "fit in"
+    assert verbs["跟不上"] == "keep up with" and "不肯吃" not in verbs
+
+
 def test_property_pairs_say_what_each_word_describes_without_it_or_a_held_out_noun():
     """ "the dog was too sleepy ." → 狗太困了。: every deciding word, held-out ones too, with the nouns of the kinds
     it can describe; never "it" or "because", never a held-out noun, so the held-out split still meets its

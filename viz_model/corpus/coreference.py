@@ -120,22 +120,43 @@ class Frame:
     subject_words: list  # deciding words that can only describe the subject
     object_words: list  # ... only the object
     people: bool = True  # people are subjects too (not where a person's size is the point: "didn't fit in")
+    # Other verbs for the same nouns and deciding words, (English, Chinese) templates as `en` and `zh`: training
+    # pairs take one of them or the frame's own, so "couldn't" is learnt with its verb, not as 搬不动 / 追不上
+    # (with two "couldn't" verbs, "Mary couldn't finish the race" came out 玛丽搬不动比赛). The held-out split
+    # keeps the frame's own verb.
+    variants: tuple = ()
 
 
 FRAMES = [
     Frame("the {s} didn't eat the {o} because {p} was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
-          ANIMALS, DISHES, ANIMAL_STATES, TASTES),
+          ANIMALS, DISHES, ANIMAL_STATES, TASTES,
+          variants=(("the {s} didn't finish the {o} because {p} was {a} .", "{s} 没 吃 完 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} wouldn't eat the {o} because {p} was {a} .", "{s} 不 肯 吃 {o} ， 因为 {it} {a} 。"))),
     Frame("the {s} didn't drink the {o} because {p} was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
-          ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in NOT_OF_DRINKS]),
+          ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in NOT_OF_DRINKS],
+          variants=(("the {s} didn't finish the {o} because {p} was {a} .", "{s} 没 喝 完 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} wouldn't drink the {o} because {p} was {a} .", "{s} 不 肯 喝 {o} ， 因为 {it} {a} 。"))),
     Frame("the {s} didn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
-          CARRIED, CONTAINERS, SIZES, ROOM, people=False),
+          CARRIED, CONTAINERS, SIZES, ROOM, people=False,
+          variants=(("the {s} couldn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} wouldn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。"))),
     Frame("the {s} couldn't carry the {o} because {p} was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",
-          ANIMALS, CARRIED + CONTAINERS[:3], [w for w in ANIMAL_STATES if w[0] != "too full"], WEIGHTS),
+          ANIMALS, CARRIED + CONTAINERS[:3], [w for w in ANIMAL_STATES if w[0] != "too full"], WEIGHTS,
+          variants=(("the {s} couldn't push the {o} because {p} was {a} .", "{s} 推 不 动 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} couldn't pull the {o} because {p} was {a} .", "{s} 拉 不 动 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} couldn't move the {o} because {p} was {a} .", "{s} 挪 不 动 {o} ， 因为 {it} {a} 。"))),
     Frame("the {s} didn't cross the {o} because {p} was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
-          ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS),
+          ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS,
+          variants=(("the {s} couldn't cross the {o} because {p} was {a} .", "{s} 过 不 了 {o} ， 因为 {it} {a} 。"),
+                    ("the {s} wouldn't cross the {o} because {p} was {a} .", "{s} 不 肯 过 {o} ， 因为 {it} {a} 。"))),
     Frame("the {s} couldn't catch the {o} because {p} was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
-          ANIMALS, ANIMALS, CATCHER_STATES, SPEEDS),
+          ANIMALS, ANIMALS, CATCHER_STATES, SPEEDS,
+          variants=(("the {s} couldn't keep up with the {o} because {p} was {a} .",
+                     "{s} 跟 不 上 {o} ， 因为 {it} {a} 。"),)),
 ]  # fmt: skip
+# How often a training pair keeps its frame's own verb, against once for each variant: the held-out split is
+# said with the frame's verb, so it stays the most common.
+OWN_VERB_SHARES = 2
 
 # Never in a training pair: measured only. No word here occurs in `everyday.COREF_FRAMES` either (a test checks).
 # Nouns the model knows well from the rest of the corpus (each in 60 to 600 training sentences, and translated
@@ -184,7 +205,9 @@ def _subjects(frame: Frame, people: bool):
     return [(en, zh, p) for en, zh, pronouns in PEOPLE for p in pronouns] if frame.people else []
 
 
-def _all_pairs(frame: Frame, people: bool = False):
+def _all_pairs(frame: Frame, people: bool = False, template: tuple[str, str] | None = None):
+    """Every pair of the frame, said with `template` ((English, Chinese); None: the frame's own verb)."""
+    en_template, zh_template = template or (frame.en, frame.zh)
     for s_en, s_zh, pronoun in _subjects(frame, people):
         for o_en, o_zh in frame.objects:
             if s_en == o_en:
@@ -193,8 +216,8 @@ def _all_pairs(frame: Frame, people: bool = False):
             for reading, words, said in readings:
                 it = PRONOUNS[said] if reading == "subject" else o_zh
                 for w_en, w_zh in words:
-                    en = frame.en.format(s=s_en, o=o_en, a=w_en, p=said)
-                    zh = frame.zh.format(s=s_zh, o=o_zh, a=w_zh, it=it)
+                    en = en_template.format(s=s_en, o=o_en, a=w_en, p=said)
+                    zh = zh_template.format(s=s_zh, o=o_zh, a=w_zh, it=it)
                     yield CorefPair(ph(en, zh), reading, s_en, o_en, w_en, said)
 
 
@@ -217,8 +240,11 @@ def training_pairs(seed: int = 0) -> list[CorefPair]:
 
 def _sample(seed: int, people: bool) -> list[CorefPair]:
     rng = random.Random(f"coreference-{'people' if people else 'kinds'}-{seed}")
+    # Verbs are drawn from a stream of their own, so the nouns and words drawn stay those of the frames' own verbs.
+    verb_rng = random.Random(f"coreference-verbs-{'people' if people else 'kinds'}-{seed}")
     out = []
     for frame in FRAMES:
+        start = len(out)
         pool = [p for p in _all_pairs(frame, people) if not _touches_held_out(p)]
         by_nouns: dict[tuple[str, str], list[CorefPair]] = {}
         for p in pool:
@@ -236,7 +262,38 @@ def _sample(seed: int, people: bool) -> list[CorefPair]:
             for reading in ("subject",) if people else ("subject", "object"):
                 options = [p for p in by_nouns[nouns] if p.reading == reading]
                 out += rng.sample(options, min(WORDS_PER_READING, len(options)))
+        out[start:] = _in_other_verbs(frame, out[start:], people, verb_rng)
     return out
+
+
+def _in_other_verbs(frame: Frame, pairs: list[CorefPair], people: bool, rng: random.Random) -> list[CorefPair]:
+    """Each noun pair said with a verb drawn from the frame's own (`OWN_VERB_SHARES` shares) and its variants,
+    the same verb in both readings, so that only the deciding word tells them apart."""
+    if not frame.variants:
+        return pairs
+    templates = [(frame.en, frame.zh)] * OWN_VERB_SHARES + list(frame.variants)
+    said = {t: {_meaning(p): p for p in _all_pairs(frame, people, t)} for t in set(templates)}
+    verb: dict[tuple[str, str], tuple[str, str]] = {}
+    for p in pairs:
+        verb.setdefault((p.subject, p.object), rng.choice(templates))
+    return [said[verb[p.subject, p.object]][_meaning(p)] for p in pairs]
+
+
+def _meaning(p: CorefPair) -> tuple:
+    return p.subject, p.object, p.word, p.reading, p.pronoun
+
+
+def frame_verbs() -> dict[str, str]:
+    """The frames' "can't" verbs, Chinese → English: 搬不动 → "carry", 跟不上 → "keep up with". A model that
+    learnt "couldn't" as one of them writes it for other verbs too ("Mary couldn't see the blackboard" →
+    玛丽追不上黑板); `coreference_eval` counts those."""
+    verbs = {}
+    for frame in FRAMES:
+        for en, zh in ((frame.en, frame.zh), *frame.variants):
+            zh_verb = "".join(zh.split("{s}")[1].split("{o}")[0].split())
+            if zh_verb[1] == "不":  # a verb, 不 and its result: 搬不动, 追不上, 放不进
+                verbs.setdefault(zh_verb, en.split("{s}")[1].split(" the {o}")[0].split(" ", 2)[2])
+    return verbs
 
 
 def property_pairs() -> list[CorefPair]:

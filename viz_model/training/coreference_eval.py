@@ -9,6 +9,7 @@ Both take `translate`, English text → the model's Chinese tokens, so they meas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import sacrebleu
@@ -71,12 +72,27 @@ def pronoun_right(output: str, referent: str, reading: str) -> bool:
     return referent in clause and not clause.startswith(("他", "她", "它"))
 
 
+# Lifting is carrying's kind of action: 搬不动 is a right way to say "couldn't lift the chair".
+_LIKE_THE_FRAMES_VERBS = ("lift",)
+
+
+def frame_verb_leaked(english: str, output: str) -> bool:
+    """Does the Chinese say one of the generator's "can't" verbs (搬不动, 追不上, …) where the English does none of
+    the frames' actions ("Mary couldn't see the blackboard" → 玛丽追不上黑板)?"""
+    verbs = coreference.frame_verbs()
+    words = f" {re.sub(r'[^a-z ]', ' ', english.lower())} "
+    if any(f" {en} " in words for en in (*verbs.values(), *_LIKE_THE_FRAMES_VERBS)):
+        return False
+    return any(zh in output for zh in verbs)
+
+
 def evaluate_pronouns(translate: Translate, path=PRONOUNS_FILE, log=print) -> dict:
-    """Also the set's chrF against its references: a continuation that bends every "couldn't …" toward the
-    generator's verbs (追不上, 搬不动) loses it even where the pronoun is right."""
+    """Also the set's chrF against its references, and how many sentences came out with a generator verb their
+    English does not have: a continuation that bends every "couldn't …" toward the generator's verbs (追不上,
+    搬不动) loses both even where the pronoun is right."""
     checks = load_pronoun_checks(path)
     right: dict[str, list[bool]] = {"person": [], "object": []}
-    outputs, misses = [], []
+    outputs, misses, leaks = [], [], []
     for c in checks:
         out = detokenize(translate(c.en), "zh")
         ok = pronoun_right(out, c.referent, c.reading)
@@ -84,9 +100,13 @@ def evaluate_pronouns(translate: Translate, path=PRONOUNS_FILE, log=print) -> di
         outputs.append(out)
         if not ok:
             misses.append(f"{c.en} → {out}")
+        if frame_verb_leaked(c.en, out):
+            leaks.append(f"{c.en} → {out}")
     result = {f"pronoun_{reading}_right": f"{sum(r)}/{len(r)}" for reading, r in right.items()}
     result["pronoun_set_chrf"] = round(sacrebleu.corpus_chrf(outputs, [[c.zh for c in checks]]).score, 2)
     result["pronoun_misses"] = misses
+    result["pronoun_frame_verb_leaks"] = leaks
     log(f"pronouns off the generator's frames: he/she {result['pronoun_person_right']}, "
-        f"it as the object {result['pronoun_object_right']}, chrF {result['pronoun_set_chrf']}")  # fmt: skip
+        f"it as the object {result['pronoun_object_right']}, chrF {result['pronoun_set_chrf']}, "
+        f"a generator verb not in the English {len(leaks)}/{len(checks)}")  # fmt: skip
     return result
