@@ -120,39 +120,42 @@ class Frame:
     subject_words: list  # deciding words that can only describe the subject
     object_words: list  # ... only the object
     people: bool = True  # people are subjects too (not where a person's size is the point: "didn't fit in")
-    # Other verbs for the same nouns and deciding words, (English, Chinese) templates as `en` and `zh`: training
-    # pairs take one of them or the frame's own, so "couldn't" is learnt with its verb, not as 搬不动 / 追不上
-    # (with two "couldn't" verbs, "Mary couldn't finish the race" came out 玛丽搬不动比赛). The held-out split
-    # keeps the frame's own verb.
-    variants: tuple = ()
+    # Other verbs for the same nouns and deciding words, (English, Chinese) as `verb` gives the frame's own:
+    # training pairs take one of them or the frame's own, so "couldn't" is learnt with its verb, not as 搬不动 /
+    # 追不上 (with two "couldn't" verbs, "Mary couldn't finish the race" came out 玛丽搬不动比赛). The held-out
+    # split keeps the frame's own verb.
+    variants: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def verb(self) -> tuple[str, str]:
+        """The frame's own verb, (English, Chinese): ("couldn't carry", "搬 不 动")."""
+        return self.en.split("{s} ")[1].split(" the {o}")[0], self.zh.split("{s} ")[1].split(" {o}")[0]
+
+    def said_with(self, verb: tuple[str, str]) -> tuple[str, str]:
+        """The frame's (English, Chinese) templates with `verb` in place of its own."""
+        own_en, own_zh = self.verb
+        return self.en.replace(own_en, verb[0], 1), self.zh.replace(own_zh, verb[1], 1)
 
 
 FRAMES = [
     Frame("the {s} didn't eat the {o} because {p} was {a} .", "{s} 没 吃 {o} ， 因为 {it} {a} 。",
           ANIMALS, DISHES, ANIMAL_STATES, TASTES,
-          variants=(("the {s} didn't finish the {o} because {p} was {a} .", "{s} 没 吃 完 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} wouldn't eat the {o} because {p} was {a} .", "{s} 不 肯 吃 {o} ， 因为 {it} {a} 。"))),
+          variants=(("didn't finish", "没 吃 完"), ("wouldn't eat", "不 肯 吃"))),
     Frame("the {s} didn't drink the {o} because {p} was {a} .", "{s} 没 喝 {o} ， 因为 {it} {a} 。",
           ANIMALS, DRINKS, ANIMAL_STATES, [w for w in TASTES if w[0] not in NOT_OF_DRINKS],
-          variants=(("the {s} didn't finish the {o} because {p} was {a} .", "{s} 没 喝 完 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} wouldn't drink the {o} because {p} was {a} .", "{s} 不 肯 喝 {o} ， 因为 {it} {a} 。"))),
+          variants=(("didn't finish", "没 喝 完"), ("wouldn't drink", "不 肯 喝"))),
     Frame("the {s} didn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。",
           CARRIED, CONTAINERS, SIZES, ROOM, people=False,
-          variants=(("the {s} couldn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} wouldn't fit in the {o} because {p} was {a} .", "{s} 放 不 进 {o} ， 因为 {it} {a} 。"))),
+          variants=(("couldn't fit in", "放 不 进"), ("wouldn't fit in", "放 不 进"))),
     Frame("the {s} couldn't carry the {o} because {p} was {a} .", "{s} 搬 不 动 {o} ， 因为 {it} {a} 。",
           ANIMALS, CARRIED + CONTAINERS[:3], [w for w in ANIMAL_STATES if w[0] != "too full"], WEIGHTS,
-          variants=(("the {s} couldn't push the {o} because {p} was {a} .", "{s} 推 不 动 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} couldn't pull the {o} because {p} was {a} .", "{s} 拉 不 动 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} couldn't move the {o} because {p} was {a} .", "{s} 挪 不 动 {o} ， 因为 {it} {a} 。"))),
+          variants=(("couldn't push", "推 不 动"), ("couldn't pull", "拉 不 动"), ("couldn't move", "挪 不 动"))),
     Frame("the {s} didn't cross the {o} because {p} was {a} .", "{s} 没 过 {o} ， 因为 {it} {a} 。",
           ANIMALS, WAYS, [w for w in ANIMAL_STATES if w[0] != "too full"], WAY_TRAITS,
-          variants=(("the {s} couldn't cross the {o} because {p} was {a} .", "{s} 过 不 了 {o} ， 因为 {it} {a} 。"),
-                    ("the {s} wouldn't cross the {o} because {p} was {a} .", "{s} 不 肯 过 {o} ， 因为 {it} {a} 。"))),
+          variants=(("couldn't cross", "过 不 了"), ("wouldn't cross", "不 肯 过"))),
     Frame("the {s} couldn't catch the {o} because {p} was {a} .", "{s} 追 不 上 {o} ， 因为 {it} {a} 。",
           ANIMALS, ANIMALS, CATCHER_STATES, SPEEDS,
-          variants=(("the {s} couldn't keep up with the {o} because {p} was {a} .",
-                     "{s} 跟 不 上 {o} ， 因为 {it} {a} 。"),)),
+          variants=(("couldn't keep up with", "跟 不 上"),)),
 ]  # fmt: skip
 # How often a training pair keeps its frame's own verb, against once for each variant: the held-out split is
 # said with the frame's verb, so it stays the most common.
@@ -271,11 +274,11 @@ def _in_other_verbs(frame: Frame, pairs: list[CorefPair], people: bool, rng: ran
     the same verb in both readings, so that only the deciding word tells them apart."""
     if not frame.variants:
         return pairs
-    templates = [(frame.en, frame.zh)] * OWN_VERB_SHARES + list(frame.variants)
-    said = {t: {_meaning(p): p for p in _all_pairs(frame, people, t)} for t in set(templates)}
+    verbs = [frame.verb] * OWN_VERB_SHARES + list(frame.variants)
+    said = {v: {_meaning(p): p for p in _all_pairs(frame, people, frame.said_with(v))} for v in set(verbs)}
     verb: dict[tuple[str, str], tuple[str, str]] = {}
     for p in pairs:
-        verb.setdefault((p.subject, p.object), rng.choice(templates))
+        verb.setdefault((p.subject, p.object), rng.choice(verbs))
     return [said[verb[p.subject, p.object]][_meaning(p)] for p in pairs]
 
 
@@ -289,10 +292,10 @@ def frame_verbs() -> dict[str, str]:
     玛丽追不上黑板); `coreference_eval` counts those."""
     verbs = {}
     for frame in FRAMES:
-        for en, zh in ((frame.en, frame.zh), *frame.variants):
-            zh_verb = "".join(zh.split("{s}")[1].split("{o}")[0].split())
-            if zh_verb[1] == "不":  # a verb, 不 and its result: 搬不动, 追不上, 放不进
-                verbs.setdefault(zh_verb, en.split("{s}")[1].split(" the {o}")[0].split(" ", 2)[2])
+        for en, zh in (frame.verb, *frame.variants):
+            zh = zh.replace(" ", "")
+            if zh[1] == "不":  # a verb, 不 and its result: 搬不动, 追不上, 放不进
+                verbs.setdefault(zh, en.split(" ", 1)[1])  # without its "couldn't"
     return verbs
 
 
