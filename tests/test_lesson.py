@@ -222,3 +222,17 @@ def test_a_lesson_link_past_the_end_opens_the_first_step():
     at = open_app("pages/lesson.py", text=SENTENCES[0][0], lstep="99")
     assert errors(at) == []
     assert t("lesson.step_embeddings", "en") in "\n".join(h.value for h in at.subheader)
+
+
+@pytest.mark.apptest
+def test_next_steps_from_the_step_shown_whatever_the_slider_sends():
+    """Under load the browser has sent a select slider's first option, its default, with a click on Next for a
+    slider showing step 6: Next opened step 2. Next moves from the step on the page."""
+    at = open_app("pages/lesson.py", text=SENTENCES[0][0], lstep="6")
+    assert errors(at) == [] and at.select_slider(key="lstep").value == 5
+    at.select_slider(key="lstep").set_value(0)  # what that browser sent, with the click below
+    at.button(key="lstep.next").click().run()
+    assert errors(at) == [] and at.query_params["lstep"] == "7"
+    assert t("lesson.step_masks", "en") in "\n".join(h.value for h in at.subheader)
+    at.button(key="lstep.previous").click().run()
+    assert errors(at) == [] and at.query_params["lstep"] == "6"

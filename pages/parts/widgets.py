@@ -141,7 +141,7 @@ def slide_row(key: str, names, where=st, always: bool = False):
             on_click=_move_section,
             args=(key, list(names), step),
         )
-    return _LabelFolded(row) if presenting() else row
+    return _SlideWidget(row, key, fold=presenting())
 
 
 def time_step(key: str, n: int, label: str, default: int = 0) -> int:
@@ -150,27 +150,39 @@ def time_step(key: str, n: int, label: str, default: int = 0) -> int:
     return position(slide_row(key, range(n), always=True).select_slider, label, n, key, default)
 
 
-class _LabelFolded:
-    """A container whose widgets fold their label (it stays for screen readers): between the arrows the
-    choices speak for themselves, and the line a label takes is the chart's on a projector."""
+_SHOWN = "_shown.{}"  # session state: the choice a slide row's widget last showed (its key formatted in)
 
-    def __init__(self, where):
-        self._where = where
+
+class _SlideWidget:
+    """The container between the arrows. Its widget's value is kept as the one shown, for the arrows to step
+    from. In presentation mode the widget folds its label (it stays for screen readers): between the arrows
+    the choices speak for themselves, and the line a label takes is the chart's on a projector."""
+
+    def __init__(self, where, key: str, fold: bool):
+        self._where, self._key, self._fold = where, key, fold
 
     def __getattr__(self, name: str):
         widget = getattr(self._where, name)
 
         def draw(*args, **kwargs):
-            kwargs.setdefault("label_visibility", "collapsed")
-            return widget(*args, **kwargs)
+            if self._fold:
+                kwargs.setdefault("label_visibility", "collapsed")
+            value = widget(*args, **kwargs)
+            st.session_state[_SHOWN.format(self._key)] = value
+            return value
 
         return draw
 
 
 def _move_section(key: str, names: list[str], step: int) -> None:
-    current = st.session_state.get(key)
+    """Previous/Next: one step from the choice the page showed. Not from the widget's value in this request:
+    under load the browser has been seen to send a select slider's first option, its default, for a slider
+    that showed another (Next on the Lesson's step 6 then opened step 2)."""
+    state = st.session_state
+    shown = state.get(_SHOWN.format(key))
+    current = shown if shown in names else state.get(key)
     index = names.index(current) if current in names else 0
-    st.session_state[key] = names[(index + step) % len(names)]
+    state[key] = names[(index + step) % len(names)]
 
 
 def folded(label: str, key: str, draw: Callable[[], None]) -> None:
