@@ -456,6 +456,10 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
     assert (seen[-1].classics_repeats, seen[-1].winograd_repeats) == (250, 500)
     train.main(["--continue-from", "assets/model", "--float32"])
     assert seen[-1].bf16 is False
+    train.main(["--continue-from", "assets/model", "--bf16"])
+    assert seen[-1].bf16 is True
+    with pytest.raises(SystemExit):
+        train.main(["--continue-from", "assets/model", "--bf16", "--float32"])
     with pytest.raises(SystemExit):
         train.main(["--peak-lr", "3e-5"])  # a continuation option without --continue-from
 

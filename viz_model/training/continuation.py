@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import hashlib
-import platform
 import random
 import time
 from collections import Counter
@@ -32,7 +30,7 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
-from .precision import training_logits, with_products_decided
+from .precision import cpu_name, training_logits, with_products_decided
 from .train import (
     TrainConfig,
     batches,
@@ -128,9 +126,11 @@ def training_loss(
     of it with KL(teacher || model) at weight `distillation`. logits (B, T, V); targets (B, T) with `pad_id`
     where nothing is predicted; teacher_logits (taught rows, T, V_old) over the first V_old tokens (a grown
     vocabulary's new tokens have no teacher probability, so the model's mass on them counts as loss)."""
+    # Over (B·T, V) rows rather than (B, V, T): the same sums, and about twice as fast on a CPU, where the
+    # class dimension in the middle is read with a stride of T.
     per_token = F.cross_entropy(
-        logits.transpose(1, 2), targets, ignore_index=pad_id, label_smoothing=label_smoothing, reduction="none"
-    )  # (B, T)
+        logits.flatten(0, 1), targets.flatten(), ignore_index=pad_id, label_smoothing=label_smoothing, reduction="none"
+    ).view(targets.shape)  # (B, T)
     if teacher_logits is not None and distillation > 0 and bool(taught.any()):
         teacher_log_p = teacher_logits.float().log_softmax(-1)  # (b, T, V_old)
         log_q = logits[taught].log_softmax(-1)[..., : teacher_log_p.shape[-1]]
@@ -162,17 +162,6 @@ def _teacher_view(teacher: Transformer, batch, src, dec_in, new_targets: set, di
     with torch.inference_mode():
         teacher_logits = teacher(src[taught], dec_in[taught])
     return taught, teacher_logits.clone()  # out of inference mode: autograd may read it
-
-
-def _file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def cpu_name() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def continue_training(
@@ -229,7 +218,9 @@ def continue_training(
         f"{len(tokenizer)}, {cfg.steps} steps, peak learning rate {cfg.peak_lr:g}, "
         f"matrix products in {'bfloat16' if cfg.bf16 else 'float32'}"
     )
-    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay, fused=True
+    )  # fused: one kernel over every tensor, a third of the unfused optimizer's time a step
     averaged = AveragedModel(model, use_buffers=True) if cfg.average_last else None
     first_step, seconds, tokens_seen, losses = 0, 0.0, 0, []
     if state_file is not None and Path(state_file).exists():
@@ -312,7 +303,7 @@ def continue_training(
         "continuation": {
             **asdict(cfg),
             "base_checkpoint_sha256": base_card.get("files", {}).get(checkpoint.CHECKPOINT_FILE)
-            or _file_sha256(Path(base_dir) / checkpoint.CHECKPOINT_FILE),
+            or checkpoint.sha256(Path(base_dir) / checkpoint.CHECKPOINT_FILE),
             "new_tokens": len(tokenizer) - len(base_tokenizer),
             "shared_tokens": len(tokenizer.shared),
             "examples_per_epoch": len(examples),
@@ -365,8 +356,12 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
     parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
-    parser.add_argument(
+    products = parser.add_mutually_exclusive_group()
+    products.add_argument(
         "--float32", action="store_true", help="float32 products even where the CPU has AMX (bfloat16 there)"
+    )
+    products.add_argument(
+        "--bf16", action="store_true", help="bfloat16 products on a CPU without AMX (an AVX-512 BF16 EPYC: faster)"
     )
     own = parser.parse_args(list(extra))
     steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
@@ -389,7 +384,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             winograd_repeats=own.winograd_repeats,
             coreference_one_way=own.coreference_one_way,
             average_last=own.average_last,
-            bf16=False if own.float32 else None,
+            bf16=False if own.float32 else True if own.bf16 else None,
             **repeats,
         ),
         model_dir=args.out,

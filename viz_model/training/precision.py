@@ -3,6 +3,7 @@ faster (docs/performance.md, "Training's own costs"). Both training phases decid
 
 from __future__ import annotations
 
+import platform
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,3 +30,11 @@ def training_logits(model, src: torch.Tensor, dec_in: torch.Tensor, bf16: bool) 
     `bf16` (CPUs with AMX, where that is faster)."""
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
         return model(src, dec_in).float()
+
+
+def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The CPU's model name, for the card: a run's time means little without it."""
+    for line in cpuinfo.read_text().splitlines() if cpuinfo.exists() else []:
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
