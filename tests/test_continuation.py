@@ -39,7 +39,7 @@ from viz_model.training.continuation import (
     shared_tokens,
     training_loss,
 )
-from viz_model.training.precision import cpu_has_bf16
+from viz_model.training.precision import bf16_is_faster
 
 SLOW_FIXTURES = ("splits",)
 
@@ -323,8 +323,8 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
     # undecided, the CPU decides (bfloat16 where it has AMX).
     assert all(torch.equal(bf16[k], bf16_again[k]) for k in bf16)
     assert not all(torch.equal(first[k], bf16[k]) for k in first)
-    assert [card["continuation"]["bf16"] for _, _, card in runs] == [False, False, True, True, cpu_has_bf16()]
-    assert all(torch.equal(by_cpu[k], (bf16 if cpu_has_bf16() else first)[k]) for k in first)
+    assert [card["continuation"]["bf16"] for _, _, card in runs] == [False, False, True, True, bf16_is_faster()]
+    assert all(torch.equal(by_cpu[k], (bf16 if bf16_is_faster() else first)[k]) for k in first)
     start, _, _ = checkpoint.load()
     assert not torch.equal(
         first["encoder_layers.0.self_attention.w_q.weight"],

@@ -5,7 +5,7 @@ import torch
 
 from viz_model import corpus
 from viz_model.model.config import ModelConfig
-from viz_model.training.precision import cpu_has_bf16
+from viz_model.training.precision import bf16_is_faster
 from viz_model.training.train import TrainConfig, learning_rate, train
 
 TINY = ModelConfig(
@@ -55,8 +55,8 @@ def test_loss_falls_on_a_tiny_config(tiny_run):
     assert losses[-1] < losses[0] - 1.0
     assert card["corpus"]["train"] == 4000  # the sample asked for; validation and test stay whole
     assert card["corpus"]["validation"] == len(corpus.split_corpus(corpus.corpus_pairs())["validation"])
-    # bfloat16 products only where the CPU has AMX (elsewhere float32 is faster; emulated, ~40x so).
-    assert card["training"]["bf16"] is cpu_has_bf16()
+    # bfloat16 products only where the CPU computes them faster (elsewhere float32; emulated, ~40x faster).
+    assert card["training"]["bf16"] is bf16_is_faster()
 
 
 def test_training_is_deterministic_from_the_seed(tiny_run):
@@ -71,14 +71,26 @@ def test_training_is_deterministic_from_the_seed(tiny_run):
         torch.testing.assert_close(a, b, msg=name)
 
 
-def test_bfloat16_only_with_amx(tmp_path):
-    """Where the CPU lacks AMX, bfloat16 products are slower than float32 (emulated on AVX2, ~40x)."""
+def test_bfloat16_where_its_products_are_faster(tmp_path):
+    """AMX: bfloat16, untimed. No bfloat16 instructions: float32, untimed (emulated on AVX2, ~40x slower).
+    AVX-512 BF16 alone: whichever product the machine computes in clearly less time."""
     flags = "flags\t\t: fpu sse2 avx2 avx512f avx512bw"
     cpus = {"amx": flags + " avx512_bf16 amx_bf16 amx_tile", "avx512": flags + " avx512_bf16", "avx2": flags}
     for name, line in cpus.items():
         (tmp_path / name).write_text(f"processor\t: 0\n{line}\n\nprocessor\t: 1\n{line}\n")
-    assert [cpu_has_bf16(tmp_path / name) for name in cpus] == [True, False, False]
-    assert cpu_has_bf16(tmp_path / "no such file") is False
+
+    def untimed(dtype):
+        raise AssertionError("timed a product where the flags decide")
+
+    def timed(bf16_seconds):
+        return lambda dtype: bf16_seconds if dtype == torch.bfloat16 else 1.0
+
+    assert bf16_is_faster(tmp_path / "amx", untimed) is True
+    assert bf16_is_faster(tmp_path / "avx2", untimed) is False
+    assert bf16_is_faster(tmp_path / "avx512", timed(0.43)) is True  # an AMD EPYC's ratio
+    assert bf16_is_faster(tmp_path / "avx512", timed(0.95)) is False  # a tie: float32
+    assert bf16_is_faster(tmp_path / "avx512", timed(1.2)) is False  # an Intel Xeon without AMX
+    assert bf16_is_faster(tmp_path / "no such file", untimed) is False
 
 
 def test_learning_rate_warms_up_then_decays():

@@ -80,8 +80,8 @@ class ContinuationConfig:
     # development set's Chinese -> English as the whole recipe (docs/model.md).
     added_pairs: bool = True
     frozen: tuple[str, ...] = ()
-    # None: decided from the CPU as in the from-scratch phase (TrainConfig.bf16); recorded in the card. The
-    # first nine recipes ran in float32 on CPUs without AMX, where bfloat16 products are slower.
+    # None: decided on the machine as in the from-scratch phase (TrainConfig.bf16); recorded in the card. The
+    # first nine recipes ran in float32 on CPUs without AMX.
     bf16: bool | None = None
     unpunctuated_share: float = 0.25
     # The saved weights: the mean of snapshots every `average_every` steps over the last `average_last` (0: the
@@ -357,12 +357,8 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
     parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
     products = parser.add_mutually_exclusive_group()
-    products.add_argument(
-        "--float32", action="store_true", help="float32 products even where the CPU has AMX (bfloat16 there)"
-    )
-    products.add_argument(
-        "--bf16", action="store_true", help="bfloat16 products on a CPU without AMX (an AVX-512 BF16 EPYC: faster)"
-    )
+    products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
+    products.add_argument("--bf16", action="store_true", help="bfloat16 products even where float32 is faster")
     own = parser.parse_args(list(extra))
     steps = args.steps if args.steps != TrainConfig.steps else ContinuationConfig.steps
     # The control trains with the from-scratch repeats; otherwise the command line's coreference repeats.

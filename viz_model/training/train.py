@@ -84,11 +84,11 @@ class TrainConfig:
     # The hand-written phrasebook is ~34,000 pairs among ~67,000 generated ones; seen this many times per
     # epoch, its set phrases and natural word order are not drowned out by the templates.
     phrasebook_repeats: int = 5
-    # Matrix products in bfloat16 (weights, optimizer and loss stay float32) where the CPU has AMX: 1.6x
-    # faster on the Xeon that trained the shipped model. Elsewhere float32 is faster: with AVX-512 BF16 but
-    # no AMX a little, and on an AVX2-only EPYC, where bfloat16 is emulated, a 2560 x 256 x 1024 product took
-    # 1,064 ms against 25 ms in float32.
-    # None: decided from the CPU (cpu_has_bf16), recorded in the card as True or False.
+    # Matrix products in bfloat16 (weights, optimizer and loss stay float32) where the CPU computes them
+    # faster: with AMX 1.6x on the Xeon that trained the shipped model; with AVX-512 BF16 a 1.6x faster step on
+    # an AMD EPYC, a slower one on an Intel Xeon; on an AVX2-only EPYC, where bfloat16 is emulated, a 2560 x
+    # 256 x 1024 product took 1,064 ms against 25 ms in float32.
+    # None: decided on the machine (precision.bf16_is_faster), recorded in the card as True or False.
     bf16: bool | None = None
     save_every: int = 500  # steps between resumable training states (model, optimizer, step)
     # A seeded sample of this many training pairs instead of all of them: a quick trial of the whole
