@@ -37,8 +37,8 @@ from viz_model.training.continuation import (
     extended_model,
     learning_rate,
     shared_tokens,
-    training_loss,
 )
+from viz_model.training.loss import training_loss
 from viz_model.training.precision import bf16_is_faster
 
 SLOW_FIXTURES = ("splits",)
@@ -391,8 +391,8 @@ def test_training_loss_mixes_cross_entropy_with_the_starting_models_distribution
 def test_only_pairs_the_starting_model_learnt_are_taught_by_it():
     from viz_model.model.config import ModelConfig
     from viz_model.model.transformer import Transformer
-    from viz_model.training.continuation import _teacher_view
     from viz_model.training.examples import Example
+    from viz_model.training.loss import teacher_view
 
     teacher = Transformer(ModelConfig(vocab_size=20, d_model=16, n_heads=2, d_ff=32)).eval()
     batch = [
@@ -402,11 +402,11 @@ def test_only_pairs_the_starting_model_learnt_are_taught_by_it():
     ]
     src = torch.tensor([e.source_ids for e in batch])
     dec_in = torch.tensor([[1, *e.target_ids] for e in batch])
-    taught, logits = _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.5)
+    taught, logits = teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.5)
     assert taught.tolist() == [True, False, False]
     with torch.inference_mode():
         assert torch.equal(logits, teacher(src[:1], dec_in[:1]))
-    assert _teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.0) == (None, None)
+    assert teacher_view(teacher, batch, src, dec_in, {(10, 11)}, 0.0) == (None, None)
 
 
 @pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has

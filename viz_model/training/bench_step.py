@@ -17,7 +17,8 @@ import torch
 
 from viz_model.model import checkpoint
 
-from .continuation import extended_model, training_loss
+from .continuation import extended_model
+from .loss import training_loss
 from .precision import FASTER_SHARE, bf16_is_faster, cpu_name, product_seconds, training_logits
 
 BATCH, SOURCE, TARGET = 128, 15, 16

@@ -18,7 +18,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 from torch.optim.swa_utils import AveragedModel
 
 from viz_model import corpus
@@ -30,6 +29,8 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
+from .interpolate import interpolated
+from .loss import teacher_view, training_loss
 from .precision import cpu_name, training_logits, with_products_decided
 from .train import (
     TrainConfig,
@@ -87,6 +88,9 @@ class ContinuationConfig:
     # The saved weights: the mean of snapshots every `average_every` steps over the last `average_last` (0: the
     # last step's). Over the last 2,000 of 6,500 steps it changed no figure by more than a run's noise.
     average_last: int = 0
+    # The saved weights moved back toward the starting ones: start + interpolation · (trained − start)
+    # (interpolate.py). 1: the trained weights.
+    interpolation: float = 1.0
     average_every: int = 50
     seed: int = 0
     threads: int = 2
@@ -113,33 +117,6 @@ def extended_model(model: Transformer, vocab_size: int, seed: int) -> Transforme
     return grown
 
 
-def training_loss(
-    logits: torch.Tensor,
-    targets: torch.Tensor,
-    pad_id: int,
-    label_smoothing: float,
-    distillation: float = 0.0,
-    teacher_logits: torch.Tensor | None = None,
-    taught: torch.Tensor | None = None,
-) -> torch.Tensor:
-    """Mean per-token loss of a batch: label-smoothed cross-entropy, and on the rows `taught` (B,) bool a mix
-    of it with KL(teacher || model) at weight `distillation`. logits (B, T, V); targets (B, T) with `pad_id`
-    where nothing is predicted; teacher_logits (taught rows, T, V_old) over the first V_old tokens (a grown
-    vocabulary's new tokens have no teacher probability, so the model's mass on them counts as loss)."""
-    # Over (B·T, V) rows rather than (B, V, T): the same sums, and about twice as fast on a CPU, where the
-    # class dimension in the middle is read with a stride of T.
-    per_token = F.cross_entropy(
-        logits.flatten(0, 1), targets.flatten(), ignore_index=pad_id, label_smoothing=label_smoothing, reduction="none"
-    ).view(targets.shape)  # (B, T)
-    if teacher_logits is not None and distillation > 0 and bool(taught.any()):
-        teacher_log_p = teacher_logits.float().log_softmax(-1)  # (b, T, V_old)
-        log_q = logits[taught].log_softmax(-1)[..., : teacher_log_p.shape[-1]]
-        kl = (teacher_log_p.exp() * (teacher_log_p - log_q)).sum(-1)  # (b, T)
-        per_token = per_token.clone()
-        per_token[taught] = (1 - distillation) * per_token[taught] + distillation * kl
-    return per_token[targets != pad_id].mean()
-
-
 def shared_tokens(pairs) -> set[str]:
     """Latin tokens the Chinese side of the training pairs writes at least as often as the English side does
     ("Transformer", "AI", "BERT", "softmax"): terms Chinese keeps as they are. An English word a Chinese
@@ -147,21 +124,6 @@ def shared_tokens(pairs) -> set[str]:
     in_chinese = Counter(tok for p in pairs for tok in p.zh_tokens if token_language(tok) == "en")
     in_english = Counter(tok for p in pairs for tok in p.en_tokens if tok in in_chinese)
     return {tok for tok, n in in_chinese.items() if n >= in_english[tok]}
-
-
-def _teacher_view(teacher: Transformer, batch, src, dec_in, new_targets: set, distillation: float):
-    """(taught (B,) bool, the starting model's logits on those rows or None): the rows whose pair the starting
-    model learnt and whose every id its vocabulary has."""
-    if distillation <= 0:
-        return None, None
-    known = teacher.config.vocab_size
-    taught = torch.tensor([tuple(e.target_ids) not in new_targets for e in batch])
-    taught &= (src < known).all(1) & (dec_in < known).all(1)
-    if not bool(taught.any()):
-        return taught, None
-    with torch.inference_mode():
-        teacher_logits = teacher(src[taught], dec_in[taught])
-    return taught, teacher_logits.clone()  # out of inference mode: autograd may read it
 
 
 def continue_training(
@@ -250,7 +212,7 @@ def continue_training(
         )
         src, dec_in, dec_out = collate(batch, tokenizer)
         logits = training_logits(model, src, dec_in, cfg.bf16)
-        taught, teacher_logits = _teacher_view(base_model, batch, src, dec_in, new_targets, cfg.distillation)
+        taught, teacher_logits = teacher_view(base_model, batch, src, dec_in, new_targets, cfg.distillation)
         loss = training_loss(
             logits, dec_out, tokenizer.pad_id, cfg.label_smoothing, cfg.distillation, teacher_logits, taught
         )
@@ -286,11 +248,14 @@ def continue_training(
                 state_file,
             )
     train_seconds = time.time() - start
-    last = None
+    kept = last_dir is not None and (averaged is not None or cfg.interpolation < 1)
+    last = checkpoint.round_to_storage(copy.deepcopy(model)).eval() if kept else None
     if averaged is not None:
-        last = checkpoint.round_to_storage(copy.deepcopy(model)).eval() if last_dir is not None else None
         model.load_state_dict(averaged.module.state_dict())
         log(f"saved weights: the mean of {int(averaged.n_averaged)} snapshots over the last {cfg.average_last} steps")
+    if cfg.interpolation < 1:  # from the stored trained weights: as `interpolate` does with a saved model
+        model = interpolated(base_model, checkpoint.round_to_storage(model), cfg.interpolation)
+        log(f"saved weights: {cfg.interpolation:g} of the way from the starting weights to the trained ones")
     checkpoint.round_to_storage(model)
     model.eval()
     if run_evaluation:  # a greedy pass over the classics: about 100 s on one thread
@@ -324,7 +289,10 @@ def continue_training(
         log(f"saved to {model_dir}")
     if last is not None:
         last_card = {k: v for k, v in card.items() if k != "evaluation"}
-        last_card["continuation"] = {**card["continuation"], "average_last": 0, "validation_loss": None}
+        last_card["continuation"] = {
+            **card["continuation"],
+            **{"average_last": 0, "interpolation": 1.0, "validation_loss": None},
+        }
         checkpoint.save(last, tokenizer, last_card, last_dir)
         log(f"the last step's weights saved to {last_dir}")
     return model, tokenizer, card
@@ -355,7 +323,10 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--winograd-repeats", type=int, default=ContinuationConfig.winograd_repeats)
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
-    parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
+    parser.add_argument(
+        "--interpolation", type=float, default=1.0, help="the saved weights start + this · (trained − start)"
+    )
+    parser.add_argument("--save-last", type=Path, default=None, help="the last step's weights, unaveraged")
     products = parser.add_mutually_exclusive_group()
     products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
     products.add_argument("--bf16", action="store_true", help="bfloat16 products even where float32 is faster")
@@ -380,6 +351,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             winograd_repeats=own.winograd_repeats,
             coreference_one_way=own.coreference_one_way,
             average_last=own.average_last,
+            interpolation=own.interpolation,
             bf16=False if own.float32 else True if own.bf16 else None,
             **repeats,
         ),
