@@ -1,8 +1,6 @@
-"""Three of the continuation's options. Weight averaging (`--average-last`): the saved weights are the mean of
-the snapshots, the training itself is unchanged by it, and a resumed run averages what the interrupted one had.
-Interpolation (`--interpolation`): the saved weights lie that far along the line from the starting weights to
-the trained ones. One-way coreference (`--coreference-one-way`): the added coreference pairs teach English →
-Chinese alone."""
+"""Two of the continuation's options. Weight averaging (`--average-last`): the saved weights are the mean of the
+snapshots, the training itself is unchanged by it, and a resumed run averages what the interrupted one had.
+One-way coreference (`--coreference-one-way`): the added coreference pairs teach English → Chinese alone."""
 
 from __future__ import annotations
 
@@ -17,7 +15,6 @@ from viz_model.corpus.continuation import continuation_splits, extended_tokenize
 from viz_model.model import checkpoint
 from viz_model.training.continuation import ContinuationConfig, continue_training, snapshot_due
 from viz_model.training.examples import make_examples
-from viz_model.training.interpolate import interpolated
 
 # Three steps, the last two averaged, a resumable state after every step; every set added once (the recipe's
 # repeats only make the epoch longer to tokenize). A high rate moves each weight by far more than its float16
@@ -98,24 +95,6 @@ def test_a_resumed_run_averages_the_snapshots_taken_before_it_stopped(tmp_path):
             torch.testing.assert_close(weight, (snapshot[name] + last[name]) / 2, rtol=2e-3, atol=1e-5)
 
 
-@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
-def test_interpolated_weights_lie_on_the_line_from_the_start_and_training_is_unchanged(tmp_path):
-    plain_run = _run(replace(TINY, average_last=0), tmp_path, "plain")
-    moved_run = _run(replace(TINY, average_last=0, interpolation=0.3), tmp_path, "moved")
-    trained, _, _ = checkpoint.load(plain_run / "model")
-    moved, _, card = checkpoint.load(moved_run / "model")
-    last, _, last_card = checkpoint.load(moved_run / "last")
-    start, _, _ = checkpoint.load()
-    assert all(torch.equal(last.state_dict()[k], v) for k, v in trained.state_dict().items())
-    expected = interpolated(start, trained, 0.3).state_dict()
-    assert all(torch.equal(moved.state_dict()[k], v) for k, v in expected.items())
-    name = "decoder_layers.0.cross_attention.w_v.weight"  # the oracle: torch.lerp, a third of the way
-    lerp = torch.lerp(start.state_dict()[name], trained.state_dict()[name], 0.3)
-    torch.testing.assert_close(moved.state_dict()[name], lerp, rtol=2e-3, atol=1e-5)
-    assert not torch.allclose(moved.state_dict()[name], trained.state_dict()[name], atol=1e-4)
-    assert (card["continuation"]["interpolation"], last_card["continuation"]["interpolation"]) == (0.3, 1.0)
-
-
 @pytest.mark.slow  # builds the corpus
 def test_one_way_coreference_drops_the_chinese_to_english_side_of_the_added_coreference_alone():
     model, shipped, _ = checkpoint.load()
@@ -144,9 +123,7 @@ def test_the_options_reach_the_continuation(monkeypatch, tmp_path):
     train.main(["--continue-from", "assets/model", "--average-last", "2000", "--save-last", str(tmp_path / "last")])
     train.main(["--continue-from", "assets/model"])
     train.main(["--continue-from", "assets/model", "--coreference-one-way"])
-    train.main(["--continue-from", "assets/model", "--interpolation", "0.6"])
-    (averaged, kw), (plain, plain_kw), (one_way, _), (moved, _) = seen
-    assert (moved.interpolation, plain.interpolation) == (0.6, 1.0)
+    (averaged, kw), (plain, plain_kw), (one_way, _) = seen
     assert (averaged.average_last, kw["last_dir"]) == (2000, tmp_path / "last")
     assert (plain.average_last, plain_kw["last_dir"], plain.coreference_one_way) == (0, None, False)
     assert one_way.coreference_one_way and not averaged.coreference_one_way

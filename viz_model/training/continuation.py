@@ -29,7 +29,6 @@ from viz_model.model.transformer import Transformer
 
 from .evaluate import evaluate
 from .examples import collate, make_examples, mean_loss
-from .interpolate import interpolated
 from .loss import teacher_view, training_loss
 from .precision import cpu_name, training_logits, with_products_decided
 from .train import (
@@ -88,9 +87,6 @@ class ContinuationConfig:
     # The saved weights: the mean of snapshots every `average_every` steps over the last `average_last` (0: the
     # last step's). Over the last 2,000 of 6,500 steps it changed no figure by more than a run's noise.
     average_last: int = 0
-    # The saved weights moved back toward the starting ones: start + interpolation · (trained − start)
-    # (interpolate.py). 1: the trained weights.
-    interpolation: float = 1.0
     average_every: int = 50
     seed: int = 0
     threads: int = 2
@@ -248,14 +244,11 @@ def continue_training(
                 state_file,
             )
     train_seconds = time.time() - start
-    kept = last_dir is not None and (averaged is not None or cfg.interpolation < 1)
-    last = checkpoint.round_to_storage(copy.deepcopy(model)).eval() if kept else None
+    last = None
     if averaged is not None:
+        last = checkpoint.round_to_storage(copy.deepcopy(model)).eval() if last_dir is not None else None
         model.load_state_dict(averaged.module.state_dict())
         log(f"saved weights: the mean of {int(averaged.n_averaged)} snapshots over the last {cfg.average_last} steps")
-    if cfg.interpolation < 1:  # from the stored trained weights: as `interpolate` does with a saved model
-        model = interpolated(base_model, checkpoint.round_to_storage(model), cfg.interpolation)
-        log(f"saved weights: {cfg.interpolation:g} of the way from the starting weights to the trained ones")
     checkpoint.round_to_storage(model)
     model.eval()
     if run_evaluation:  # a greedy pass over the classics: about 100 s on one thread
@@ -289,10 +282,7 @@ def continue_training(
         log(f"saved to {model_dir}")
     if last is not None:
         last_card = {k: v for k, v in card.items() if k != "evaluation"}
-        last_card["continuation"] = {
-            **card["continuation"],
-            **{"average_last": 0, "interpolation": 1.0, "validation_loss": None},
-        }
+        last_card["continuation"] = {**card["continuation"], "average_last": 0, "validation_loss": None}
         checkpoint.save(last, tokenizer, last_card, last_dir)
         log(f"the last step's weights saved to {last_dir}")
     return model, tokenizer, card
@@ -323,10 +313,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--winograd-repeats", type=int, default=ContinuationConfig.winograd_repeats)
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
-    parser.add_argument(
-        "--interpolation", type=float, default=1.0, help="the saved weights start + this · (trained − start)"
-    )
-    parser.add_argument("--save-last", type=Path, default=None, help="the last step's weights, unaveraged")
+    parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
     products = parser.add_mutually_exclusive_group()
     products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
     products.add_argument("--bf16", action="store_true", help="bfloat16 products even where float32 is faster")
@@ -351,7 +338,6 @@ def main_continue(args, extra: list[str] = ()) -> None:
             winograd_repeats=own.winograd_repeats,
             coreference_one_way=own.coreference_one_way,
             average_last=own.average_last,
-            interpolation=own.interpolation,
             bf16=False if own.float32 else True if own.bf16 else None,
             **repeats,
         ),

@@ -2,9 +2,10 @@
 
 A continuation that learns the classics and coreference by kind moves every weight, and with it what the
 starting model did well and nobody asked it to change (the development set's Chinese → English lost 1–3
-chrF in every recipe measured, docs/model.md). Fine-tuned and starting weights lie in one basin, so the
-straight line between them keeps much of both (WiSE-FT: Wortsman et al., "Robust fine-tuning of zero-shot
-models", 2022): α = 0 is the starting model, α = 1 the continued one, and α is chosen on the development set.
+chrF in every recipe measured, docs/model.md). Fine-tuned and starting weights often lie in one basin, where
+a point on the straight line between them keeps much of both (WiSE-FT: Wortsman et al., "Robust fine-tuning
+of zero-shot models", 2022): α = 0 is the starting model, α = 1 the continued one. On this model's continuation the
+development set's loss comes early on the line and the classics late, so no α keeps both (docs/model.md).
 
     python -m viz_model.training.interpolate --start assets/model --continued RUN/model --alpha 0.7 --out OUT
 """
