@@ -30,11 +30,15 @@ def product_seconds(dtype: torch.dtype, repeats: int = 5) -> float:
     return best
 
 
+def _bf16_clearly_faster(seconds) -> bool:
+    return seconds(torch.bfloat16) <= FASTER_SHARE * seconds(torch.float32)
+
+
 @functools.cache
 def _measured_bf16_faster() -> bool:
     """Measured once a process: under load a timing can stray, and every caller in a process (a training run,
     its card, a test) must see the same answer."""
-    return product_seconds(torch.bfloat16) <= FASTER_SHARE * product_seconds(torch.float32)
+    return _bf16_clearly_faster(product_seconds)
 
 
 def bf16_is_faster(cpuinfo: Path = Path("/proc/cpuinfo"), seconds=None) -> bool:
@@ -49,9 +53,7 @@ def bf16_is_faster(cpuinfo: Path = Path("/proc/cpuinfo"), seconds=None) -> bool:
         return True
     if "avx512_bf16" not in flags:
         return False
-    if seconds is None:
-        return _measured_bf16_faster()
-    return seconds(torch.bfloat16) <= FASTER_SHARE * seconds(torch.float32)
+    return _measured_bf16_faster() if seconds is None else _bf16_clearly_faster(seconds)
 
 
 def with_products_decided(cfg):
