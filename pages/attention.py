@@ -48,7 +48,7 @@ with settings_area():
 layer_view = LayerView(result.trace, kind, layer)
 follow_shared_view("view", "mview")  # MiniLM's ?mview=pronoun opens the same view here
 view = choice(
-    slide_row("view", VIEWS).segmented_control,
+    slide_row("view", VIEWS, unit="view").segmented_control,
     tr("attention.view"),
     tuple(VIEWS),
     "view",

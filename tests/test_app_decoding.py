@@ -69,6 +69,7 @@ def test_next_moves_the_step_and_the_link_follows():
     at = open_app(PAGE, text=TEXT, ref="own")
     assert errors(at) == [] and at.success  # the model's own greedy output: the two sides agree everywhere
     assert "step" not in at.query_params
+    assert at.button(key="step.next").proto.help == "Next time step"  # a time step, not a page's section
     at.button(key="step.next").click().run()
     assert errors(at) == [] and at.query_params["step"] == "2"
     at.button(key="step.previous").click().run()

@@ -3,6 +3,7 @@
 
 import pytest
 
+from pages.parts.i18n import t
 from pages.parts.minilm_attention import VIEWS as MINILM_VIEWS
 from tests.app_harness import errors, figures, open_app
 from tests.test_figures import _font_sizes
@@ -40,6 +41,7 @@ def test_presentation_mode(page):
 def test_previous_and_next_move_through_the_sections():
     at = open_app("pages/step_by_step.py", text="I saw a saw.", present="true")
     assert at.session_state["section"] == "step.tab_inputs"
+    assert at.button(key="section.next").proto.help == t("common.next", "en") == "Next section"
     at.button(key="section.next").click().run()
     assert errors(at) == [] and at.session_state["section"] == "step.tab_projections"
     at.button(key="section.previous").click().run()
@@ -62,6 +64,8 @@ def test_previous_and_next_move_through_the_attention_views(model, key, views):
         "pages/attention.py", text="The dog didn't eat the food because it was sick.", present="true", **params
     )
     assert at.session_state[key] == views[0]
+    assert at.button(key=f"{key}.next").proto.help == "Next view"  # views, not sections
+    assert at.button(key=f"{key}.previous").proto.help == "Previous view"
     at.button(key=f"{key}.next").click().run()
     assert errors(at) == [] and at.session_state[key] == views[1]
     assert at.query_params[key] == views[1]

@@ -61,7 +61,7 @@ def attention_page() -> None:
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     follow_shared_view("mview", "view")  # ?view=pronoun from our model's page opens the same view here
     chosen = choice(
-        slide_row("mview", VIEWS, left).segmented_control,
+        slide_row("mview", VIEWS, left, unit="view").segmented_control,
         tr("attention.view"),
         VIEWS,
         "mview",

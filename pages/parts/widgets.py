@@ -125,10 +125,11 @@ def sections(key: str, parts: dict[str, Callable[[], None]]) -> None:
     parts.get(chosen, next(iter(parts.values())))()
 
 
-def slide_row(key: str, names, where=st, always: bool = False):
+def slide_row(key: str, names, where=st, always: bool = False, unit: str = "section"):
     """Where a choice among `names` (state key `key`) is drawn: in presentation mode between Previous and
     Next buttons, so a teacher clicks through a page's sections or views like slides; else `where` itself.
-    `always`: the buttons in every mode (time steps, which a reader walks through one by one)."""
+    `always`: the buttons in every mode (time steps, which a reader walks through one by one). `unit` names
+    what the buttons move through in their tooltips: "section", "view" or "step"."""
     if not (always or presenting()):
         return where
     back, row, forward = where.columns([1, 10, 1], vertical_alignment="center")
@@ -137,7 +138,7 @@ def slide_row(key: str, names, where=st, always: bool = False):
             "",
             key=f"{key}.{name}",
             icon=f":material/arrow_{arrow}:",
-            help=tr(f"common.{name}"),
+            help=tr(f"common.{name}" if unit == "section" else f"common.{name}_{unit}"),
             on_click=_move_section,
             args=(key, list(names), step),
         )
@@ -147,7 +148,7 @@ def slide_row(key: str, names, where=st, always: bool = False):
 def time_step(key: str, n: int, label: str, default: int = 0) -> int:
     """A time step 0..n-1, in the URL as 1..n, on a slider between Previous and Next (in every mode: a reader
     walks through time steps one by one)."""
-    return position(slide_row(key, range(n), always=True).select_slider, label, n, key, default)
+    return position(slide_row(key, range(n), always=True, unit="step").select_slider, label, n, key, default)
 
 
 _SHOWN = "_shown.{}"  # session state: the choice a slide row's widget last showed (its key formatted in)
