@@ -13,7 +13,7 @@ import torch
 from viz_model import corpus
 from viz_model.corpus.continuation import continuation_splits, extended_tokenizer
 from viz_model.model import checkpoint
-from viz_model.training.continuation import ContinuationConfig, continue_training, snapshot_due
+from viz_model.training.continuation import ContinuationConfig, continue_training, kept_due, snapshot_due
 from viz_model.training.examples import make_examples
 
 # Three steps, the last two averaged, a resumable state after every step; every set added once (the recipe's
@@ -43,7 +43,13 @@ def test_snapshots_are_every_few_steps_within_the_last_ones_and_always_the_last(
     assert [step for step in range(11) if snapshot_due(step, cfg)] == [7, 9, 10]
 
 
-def _run(cfg, tmp_path, name, state=None):
+def test_kept_checkpoints_are_every_few_steps_within_the_last_ones_and_always_the_last():
+    cfg = ContinuationConfig(steps=1000, keep_last=600, keep_every=250)
+    assert [step + 1 for step in range(1000) if kept_due(step, cfg)] == [500, 750, 1000]
+    assert not any(kept_due(step, ContinuationConfig(steps=1000)) for step in range(1000))
+
+
+def _run(cfg, tmp_path, name, state=None, keep=False):
     out = tmp_path / name
     continue_training(
         checkpoint.MODEL_DIR,
@@ -53,8 +59,25 @@ def _run(cfg, tmp_path, name, state=None):
         run_evaluation=False,
         state_file=state or out / "state.pt",
         last_dir=out / "last",
+        keep_dir=out / "keep" if keep else None,
     )
     return out
+
+
+@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
+def test_kept_checkpoints_hold_the_weights_of_their_step_not_the_mean(tmp_path):
+    run = _run(replace(TINY, keep_last=2, keep_every=1), tmp_path, "kept", keep=True)
+    assert sorted(p.name for p in (run / "keep").iterdir()) == ["step-00002", "step-00003"]
+    second, _, second_card = checkpoint.load(run / "keep" / "step-00002")
+    third, _, third_card = checkpoint.load(run / "keep" / "step-00003")
+    last = checkpoint.load(run / "last")[0].state_dict()
+    after_two = torch.load(run / "state.pt", weights_only=False)
+    assert after_two["step"] == 2
+    for name, weight in third.state_dict().items():
+        assert torch.equal(weight, last[name])  # the last step's own weights, not the averaged model's
+        if weight.is_floating_point():
+            assert torch.equal(second.state_dict()[name], after_two["model"][name].to(checkpoint.STORAGE_DTYPE).float())
+    assert (second_card["continuation"]["steps_done"], third_card["continuation"]["steps_done"]) == (2, 3)
 
 
 @pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
@@ -123,7 +146,11 @@ def test_the_options_reach_the_continuation(monkeypatch, tmp_path):
     train.main(["--continue-from", "assets/model", "--average-last", "2000", "--save-last", str(tmp_path / "last")])
     train.main(["--continue-from", "assets/model"])
     train.main(["--continue-from", "assets/model", "--coreference-one-way"])
-    (averaged, kw), (plain, plain_kw), (one_way, _) = seen
+    train.main(["--continue-from", "assets/model", "--keep-last", "2000", "--keep-dir", str(tmp_path / "keep")])
+    train.main(["--continue-from", "assets/model", "--keep-last", "2000"])  # nowhere to keep them: none kept
+    (averaged, kw), (plain, plain_kw), (one_way, _), (kept, kept_kw), (unkept, _) = seen
+    assert (kept.keep_last, kept_kw["keep_dir"]) == (2000, tmp_path / "keep")
+    assert (plain.keep_last, plain_kw["keep_dir"], unkept.keep_last) == (0, None, 0)
     assert (averaged.average_last, kw["last_dir"]) == (2000, tmp_path / "last")
     assert (plain.average_last, plain_kw["last_dir"], plain.coreference_one_way) == (0, None, False)
     assert one_way.coreference_one_way and not averaged.coreference_one_way

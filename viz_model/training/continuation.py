@@ -88,6 +88,10 @@ class ContinuationConfig:
     # last step's). Over the last 2,000 of 6,500 steps it changed no figure by more than a run's noise.
     average_last: int = 0
     average_every: int = 50
+    # Checkpoints kept every `keep_every` steps over the last `keep_last` (0: none), each a model directory,
+    # for choosing among them on the development set and confirming the choice on the confirmation set.
+    keep_last: int = 0
+    keep_every: int = 250
     seed: int = 0
     threads: int = 2
     log_every: int = 50
@@ -130,9 +134,11 @@ def continue_training(
     run_evaluation: bool = True,
     state_file: Path | None = None,
     last_dir: Path | None = None,
+    keep_dir: Path | None = None,
 ):
     """Train the model in `base_dir` further on the corpus with the continuation's pairs; save to `model_dir`,
-    and the last step's weights before averaging to `last_dir` (None: don't). Returns (model, tokenizer, card)."""
+    the last step's weights before averaging to `last_dir` (None: don't), and with `cfg.keep_last` the
+    checkpoints of the last steps to `keep_dir/step-NNNN`. Returns (model, tokenizer, card)."""
     cfg = cfg or ContinuationConfig()
     cfg = with_products_decided(cfg)
     torch.manual_seed(cfg.seed)
@@ -195,6 +201,30 @@ def continue_training(
         if averaged is not None:
             averaged.load_state_dict(state["averaged"])
         log(f"resumed from {state_file} at step {first_step}")
+
+    def card_at(trained: Transformer, seconds: float, tokens: int, seen_losses: list[float]) -> dict:
+        """The model card of `trained` after `len(seen_losses)` steps."""
+        return {
+            **{k: v for k, v in base_card.items() if k != "evaluation"},
+            "parameters": trained.num_parameters(),
+            "vocabulary_size": len(tokenizer),
+            "config": trained.config.to_dict(),
+            "continuation": {
+                **asdict(cfg),
+                "base_checkpoint_sha256": base_card.get("files", {}).get(checkpoint.CHECKPOINT_FILE)
+                or checkpoint.sha256(Path(base_dir) / checkpoint.CHECKPOINT_FILE),
+                "new_tokens": len(tokenizer) - len(base_tokenizer),
+                "shared_tokens": len(tokenizer.shared),
+                "examples_per_epoch": len(examples),
+                "steps_done": len(seen_losses),
+                "train_seconds": round(seconds, 1),
+                "tokens_seen": tokens,
+                "cpu": cpu_name(),
+                "final_train_loss": round(sum(seen_losses[-50:]) / max(1, len(seen_losses[-50:])), 4),
+            },
+            "corpus": {name: len(split) for name, split in splits.items()},
+        }
+
     # The streams restart from seeds derived from the step, so a resumed run is deterministic too.
     stream = batches(examples, cfg.batch_size, random.Random(f"continue-{cfg.seed}-{first_step}"))
     rehearsal = batches(arithmetic, cfg.batch_size, random.Random(f"continue-a-{cfg.seed}-{first_step}"))
@@ -220,6 +250,10 @@ def continue_training(
         losses.append(loss.item())
         if averaged is not None and snapshot_due(step, cfg):
             averaged.update_parameters(model)
+        if keep_dir is not None and kept_due(step, cfg):
+            kept = checkpoint.round_to_storage(copy.deepcopy(model)).eval()
+            kept_card = card_at(kept, time.time() - start, tokens_seen, losses)
+            checkpoint.save(kept, tokenizer, kept_card, Path(keep_dir) / f"step-{step + 1:05d}")
         if (step + 1) % cfg.log_every == 0 or step + 1 == cfg.steps:
             elapsed = time.time() - start
             window = losses[-cfg.log_every :]
@@ -253,25 +287,7 @@ def continue_training(
     model.eval()
     if run_evaluation:  # a greedy pass over the classics: about 100 s on one thread
         log(f"classics exact (greedy) after {cfg.steps} steps: {greedy_exact(model, classics, tokenizer):.0%}")
-    card = {
-        **{k: v for k, v in base_card.items() if k != "evaluation"},
-        "parameters": model.num_parameters(),
-        "vocabulary_size": len(tokenizer),
-        "config": model.config.to_dict(),
-        "continuation": {
-            **asdict(cfg),
-            "base_checkpoint_sha256": base_card.get("files", {}).get(checkpoint.CHECKPOINT_FILE)
-            or checkpoint.sha256(Path(base_dir) / checkpoint.CHECKPOINT_FILE),
-            "new_tokens": len(tokenizer) - len(base_tokenizer),
-            "shared_tokens": len(tokenizer.shared),
-            "examples_per_epoch": len(examples),
-            "train_seconds": round(train_seconds, 1),
-            "tokens_seen": tokens_seen,
-            "cpu": cpu_name(),
-            "final_train_loss": round(sum(losses[-50:]) / max(1, len(losses[-50:])), 4),
-        },
-        "corpus": {name: len(split) for name, split in splits.items()},
-    }
+    card = card_at(model, train_seconds, tokens_seen, losses)
     if run_evaluation:  # the validation loss too: a pass over the whole split, half a short run's time
         card["continuation"]["validation_loss"] = round(
             mean_loss(model, make_examples(splits["validation"], tokenizer, max_len), tokenizer), 4
@@ -295,6 +311,13 @@ def snapshot_due(step: int, cfg: ContinuationConfig) -> bool:
     return done == cfg.steps or (done > cfg.steps - cfg.average_last and done % cfg.average_every == 0)
 
 
+def kept_due(step: int, cfg: ContinuationConfig) -> bool:
+    """Whether the checkpoint after step `step` (0-based) is kept: every `keep_every` steps within the last
+    `keep_last`, the last step's included."""
+    done = step + 1
+    return cfg.keep_last > 0 and done > cfg.steps - cfg.keep_last and (done == cfg.steps or done % cfg.keep_every == 0)
+
+
 def main_continue(args, extra: list[str] = ()) -> None:
     """`train --continue-from DIR [options]`: the continuation with the command line's steps, seed, threads and
     paths (the from-scratch default of --steps stands for the continuation's own), and its own options."""
@@ -314,6 +337,8 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
     parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
+    parser.add_argument("--keep-last", type=int, default=0, help="keep checkpoints every 250 steps of the last N")
+    parser.add_argument("--keep-dir", type=Path, default=None, help="with --keep-last: where (DIR/step-NNNN)")
     products = parser.add_mutually_exclusive_group()
     products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
     products.add_argument("--bf16", action="store_true", help="bfloat16 products even where float32 is faster")
@@ -338,6 +363,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             winograd_repeats=own.winograd_repeats,
             coreference_one_way=own.coreference_one_way,
             average_last=own.average_last,
+            keep_last=own.keep_last if own.keep_dir else 0,
             bf16=False if own.float32 else True if own.bf16 else None,
             **repeats,
         ),
@@ -346,4 +372,5 @@ def main_continue(args, extra: list[str] = ()) -> None:
         log=lambda line: print(line, flush=True),
         state_file=args.state,
         last_dir=own.save_last,
+        keep_dir=own.keep_dir,
     )
