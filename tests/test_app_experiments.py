@@ -56,6 +56,7 @@ def test_the_page_opens_on_the_model_as_shipped_with_the_presets_beside(lang):
     assert errors(at) == [] and at.multiselect(key="off").value == []
     assert at.query_params["off"] in ("none", ["none"])
     assert t("experiments.none_off", lang) in "\n".join(m.value for m in [*at.markdown, *at.caption])
+    assert at.multiselect(key="off").label in t("experiments.none_off", lang)  # the note names the control it means
     own = translator().translate(TEXT, DIRECTION).output_text
     shown = "\n".join(m.value for m in at.markdown)
     assert own in texts(at) and t("experiments.after", lang, n=0) not in shown  # no "after" to compare yet
