@@ -57,6 +57,11 @@ def test_the_page_opens_on_the_model_as_shipped_with_the_presets_beside(lang):
     assert at.query_params["off"] in ("none", ["none"])
     assert t("experiments.none_off", lang) in "\n".join(m.value for m in [*at.markdown, *at.caption])
     assert at.multiselect(key="off").label in t("experiments.none_off", lang)  # the note names the control it means
+    presenting = open_app(PAGE, text=TEXT, lang=lang, present="true")  # the control is inside Settings then
+    shown = "\n".join(m.value for m in [*presenting.markdown, *presenting.caption])
+    assert t("experiments.none_off_present", lang) in shown and t("experiments.none_off", lang) not in shown
+    assert presenting.multiselect(key="off").label in t("experiments.none_off_present", lang)
+    assert at.multiselect(key="off").proto.placeholder == t("common.choose", lang)  # not Streamlit's English
     own = translator().translate(TEXT, DIRECTION).output_text
     shown = "\n".join(m.value for m in at.markdown)
     assert own in texts(at) and t("experiments.after", lang, n=0) not in shown  # no "after" to compare yet

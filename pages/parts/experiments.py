@@ -9,7 +9,7 @@ import streamlit as st
 from pages.parts.cache import experiment, switch_off, trace_head_roles, translator
 from pages.parts.controls import choice, dependent_index, language_switched, linked, token_index
 from pages.parts.i18n import t
-from pages.parts.state import catalogue_labels, lang, tr
+from pages.parts.state import catalogue_labels, lang, presenting, tr
 from pages.parts.widgets import axis_titles, chart, folded, lead, settings_area
 from viz_model import figures
 from viz_model.lessons.experiments import (
@@ -79,7 +79,11 @@ def switch_off_part(text: str, direction: str, result) -> None:
         # Not bound by Streamlit: its binding writes the shown label, which is in the interface language.
         language = lang()  # the labels' language, fixed in the function the widget keeps
         chosen = st.multiselect(
-            tr("experiments.heads"), names, key=OFF, format_func=lambda name: head_label(name, language)
+            tr("experiments.heads"),
+            names,
+            key=OFF,
+            format_func=lambda name: head_label(name, language),
+            placeholder=tr("common.choose"),  # Streamlit's own is English in either interface language
         )
         st.query_params[OFF] = chosen or NONE
         row = st.container(horizontal=True)
@@ -97,7 +101,9 @@ def switch_off_part(text: str, direction: str, result) -> None:
     heads = valid_heads([parse_head(n) for n in chosen], config)
     parked = set(found["parked"])
     expect = "parked" if heads and set(heads) <= parked else "all" if len(heads) == len(names) else "some"
-    lead(tr(f"experiments.expect_{expect}", n=len(heads)) if heads else tr("experiments.none_off"), as_caption=False)
+    # With no head off, the note says where the heads are picked: in presentation mode, inside Settings.
+    none_off = tr("experiments.none_off_present" if presenting() else "experiments.none_off")
+    lead(tr(f"experiments.expect_{expect}", n=len(heads)) if heads else none_off, as_caption=False)
     outcome = switch_off(text, direction, heads, mode)
     left, right = st.columns(2)
     left.markdown(f"**{tr('experiments.before')}**")

@@ -70,6 +70,7 @@ def curves_part(v: PositionalView) -> None:
         key="positional.dims",
         format_func=names.__getitem__,
         max_selections=8,
+        placeholder=tr("common.choose"),  # Streamlit's own is English in either interface language
     )
     if not dims:
         st.info(tr("positional.pick_dims"))
