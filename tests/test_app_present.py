@@ -41,7 +41,7 @@ def test_presentation_mode(page):
 def test_previous_and_next_move_through_the_sections():
     at = open_app("pages/step_by_step.py", text="I saw a saw.", present="true")
     assert at.session_state["section"] == "step.tab_inputs"
-    assert at.button(key="section.next").proto.help == t("common.next", "en") == "Next section"
+    assert at.button(key="section.next").proto.help == t("common.next_section", "en") == "Next section"
     at.button(key="section.next").click().run()
     assert errors(at) == [] and at.session_state["section"] == "step.tab_projections"
     at.button(key="section.previous").click().run()

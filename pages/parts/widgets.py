@@ -138,7 +138,7 @@ def slide_row(key: str, names, where=st, always: bool = False, unit: str = "sect
             "",
             key=f"{key}.{name}",
             icon=f":material/arrow_{arrow}:",
-            help=tr(f"common.{name}" if unit == "section" else f"common.{name}_{unit}"),
+            help=tr(f"common.{name}_{unit}"),
             on_click=_move_section,
             args=(key, list(names), step),
         )

@@ -307,15 +307,20 @@ def continue_training(
 def snapshot_due(step: int, cfg: ContinuationConfig) -> bool:
     """Whether the weights after step `step` (0-based) join the mean: every `average_every` steps within the
     last `average_last`, and the last step's always."""
-    done = step + 1
-    return done == cfg.steps or (done > cfg.steps - cfg.average_last and done % cfg.average_every == 0)
+    return every_within_last(step, cfg.steps, cfg.average_last, cfg.average_every)
 
 
 def kept_due(step: int, cfg: ContinuationConfig) -> bool:
     """Whether the checkpoint after step `step` (0-based) is kept: every `keep_every` steps within the last
     `keep_last`, the last step's included."""
+    return cfg.keep_last > 0 and every_within_last(step, cfg.steps, cfg.keep_last, cfg.keep_every)
+
+
+def every_within_last(step: int, steps: int, last: int, every: int) -> bool:
+    """Step `step` (0-based) of `steps` is due: a multiple of `every` within the last `last` steps, or the
+    last step."""
     done = step + 1
-    return cfg.keep_last > 0 and done > cfg.steps - cfg.keep_last and (done == cfg.steps or done % cfg.keep_every == 0)
+    return done == steps or (done > steps - last and done % every == 0)
 
 
 def main_continue(args, extra: list[str] = ()) -> None:
@@ -337,7 +342,12 @@ def main_continue(args, extra: list[str] = ()) -> None:
     parser.add_argument("--coreference-one-way", action="store_true", help="added coreference English → Chinese only")
     parser.add_argument("--average-last", type=int, default=ContinuationConfig.average_last, help="mean of last N")
     parser.add_argument("--save-last", type=Path, default=None, help="with --average-last: the last step's weights")
-    parser.add_argument("--keep-last", type=int, default=0, help="keep checkpoints every 250 steps of the last N")
+    parser.add_argument(
+        "--keep-last",
+        type=int,
+        default=0,
+        help=f"keep checkpoints every {ContinuationConfig.keep_every} steps of the last N",
+    )
     parser.add_argument("--keep-dir", type=Path, default=None, help="with --keep-last: where (DIR/step-NNNN)")
     products = parser.add_mutually_exclusive_group()
     products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
