@@ -450,6 +450,9 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
     )
     train.main(["--continue-from", "assets/model", "--phrasebook-repeats", "8"])
     assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs and seen[-1].bf16 is None
+    assert seen[-1].added_phrasebook_repeats == 0  # a recipe without the option leaves the added phrasebook out
+    train.main(["--continue-from", "assets/model", "--added-phrasebook-repeats", "6"])
+    assert seen[-1].added_phrasebook_repeats == 6
     train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--coreference-repeats", "4"])
     assert (seen[-1].classics_repeats, seen[-1].coreference_repeats, seen[-1].winograd_repeats) == (250, 4, None)
     train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--winograd-repeats", "500"])

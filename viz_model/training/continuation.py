@@ -21,7 +21,7 @@ import torch
 from torch.optim.swa_utils import AveragedModel
 
 from viz_model import corpus
-from viz_model.corpus.continuation import classics_from, continuation_splits, extended_tokenizer
+from viz_model.corpus.continuation import ADDED_PHRASEBOOK, classics_from, continuation_splits, extended_tokenizer
 from viz_model.model import checkpoint
 from viz_model.model.config import ModelConfig
 from viz_model.model.tokenizer import Tokenizer, token_language
@@ -69,6 +69,9 @@ class ContinuationConfig:
     # The hand-written everyday pairs' passes, the from-scratch phase's by default. Every recipe that learnt the
     # added pairs lost 0.8-2 everyday chrF Chinese -> English; 8 passes did not win it back (docs/model.md).
     phrasebook_repeats: int = TrainConfig.phrasebook_repeats
+    # Passes of the added phrasebook (`assets/corpus/phrasebook_added/`: everyday pairs first thought of in
+    # Chinese, new to the model); 0 leaves them out, as every recipe before them did.
+    added_phrasebook_repeats: int = 0
     # On the pairs the starting model learnt, this share of each token's loss is the KL divergence from the
     # starting model's own next-token distribution (knowledge distillation). Measured at 0.5 (2,000 steps, 56
     # min): development Chinese -> English 60.5 instead of 59.3, but the added pairs were learnt far less
@@ -144,14 +147,15 @@ def continue_training(
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     base_model, base_tokenizer, base_card = checkpoint.load(base_dir)
-    tokenizer = extended_tokenizer(base_tokenizer, cfg.seed)
+    added_phrasebook = cfg.added_phrasebook_repeats > 0
+    tokenizer = extended_tokenizer(base_tokenizer, cfg.seed, added_phrasebook)
     model = extended_model(base_model, len(tokenizer), cfg.seed)
     splits = corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)
     if cfg.train_pairs is not None:
         splits = {**splits, "train": random.Random(cfg.seed + 3).sample(splits["train"], cfg.train_pairs)}
     learnt = {(p.en, p.zh) for p in splits["train"]}
     if cfg.added_pairs:
-        splits = continuation_splits(splits, tokenizer, cfg.seed, cfg.coreference_one_way)
+        splits = continuation_splits(splits, tokenizer, cfg.seed, cfg.coreference_one_way, added_phrasebook)
     for name, weight in model.named_parameters():
         weight.requires_grad_(not name.startswith(tuple(cfg.frozen)))
     # Targets of the added pairs (classics, coreference by kind): the starting model does not know them, so
@@ -159,20 +163,8 @@ def continue_training(
     added = [p for p in splits["train"] if (p.en, p.zh) not in learnt]
     new_targets = {tuple(tokenizer.ids(list(side))) for p in added for side in (p.en_tokens, p.zh_tokens)}
     tokenizer = Tokenizer(tokenizer.vocab, shared_tokens(splits["train"]))
-    weights = TrainConfig(
-        coreference_repeats=cfg.coreference_repeats,
-        course_repeats=cfg.course_repeats,
-        phrasebook_repeats=cfg.phrasebook_repeats,
-    )
-    repeated = oversample(splits["train"], weights)
+    repeated = repeated_pairs(splits["train"], cfg)
     classic_pairs = [p for p in splits["train"] if p.origin == "classics"]
-    # Ordered as each recorded run had them (the order decides each example's punctuation draw and batch).
-    if cfg.winograd_repeats is None:
-        repeated += classic_pairs * (cfg.classics_repeats - 1)
-    else:
-        winograd = classics_from("Winograd schema")
-        passes = {p: cfg.winograd_repeats if p.zh in winograd else cfg.classics_repeats for p in classic_pairs}
-        repeated += [p for p in classic_pairs for _ in range(passes[p] - 1)]
     max_len = model.config.max_len
     examples = make_examples(repeated, tokenizer, max_len, cfg.unpunctuated_share, random.Random(cfg.seed + 2))
     arithmetic = make_examples([p for p in splits["train"] if p.topic == "arithmetic"], tokenizer, max_len)
@@ -304,6 +296,26 @@ def continue_training(
     return model, tokenizer, card
 
 
+def repeated_pairs(train: list, cfg: ContinuationConfig) -> list:
+    """An epoch's pairs: the training split with each set's passes (`cfg`), in the order each recorded run had
+    them (the order decides each example's punctuation draw and batch)."""
+    weights = TrainConfig(
+        coreference_repeats=cfg.coreference_repeats,
+        course_repeats=cfg.course_repeats,
+        phrasebook_repeats=cfg.phrasebook_repeats,
+    )
+    repeated = oversample(train, weights)
+    classic_pairs = [p for p in train if p.origin == "classics"]
+    if cfg.winograd_repeats is None:
+        repeated += classic_pairs * (cfg.classics_repeats - 1)
+    else:
+        winograd = classics_from("Winograd schema")
+        passes = {p: cfg.winograd_repeats if p.zh in winograd else cfg.classics_repeats for p in classic_pairs}
+        repeated += [p for p in classic_pairs for _ in range(passes[p] - 1)]
+    added_phrases = [p for p in train if p.origin == ADDED_PHRASEBOOK]
+    return repeated + [p for p in added_phrases for _ in range(cfg.added_phrasebook_repeats - 1)]
+
+
 def snapshot_due(step: int, cfg: ContinuationConfig) -> bool:
     """Whether the weights after step `step` (0-based) join the mean: every `average_every` steps within the
     last `average_last`, and the last step's always."""
@@ -336,6 +348,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
     )
     parser.add_argument("--freeze", nargs="*", default=[], help="parameter-name prefixes left as they were")
     parser.add_argument("--phrasebook-repeats", type=int, default=ContinuationConfig.phrasebook_repeats)
+    parser.add_argument("--added-phrasebook-repeats", type=int, default=0, help="0: without the added phrasebook")
     parser.add_argument("--classics-repeats", type=int, default=ContinuationConfig.classics_repeats)
     parser.add_argument("--coreference-repeats", type=int, default=ContinuationConfig.coreference_repeats)
     parser.add_argument("--winograd-repeats", type=int, default=ContinuationConfig.winograd_repeats)
@@ -369,6 +382,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             added_pairs=not own.no_added_pairs,
             frozen=tuple(own.freeze),
             phrasebook_repeats=own.phrasebook_repeats,
+            added_phrasebook_repeats=own.added_phrasebook_repeats,
             classics_repeats=own.classics_repeats,
             winograd_repeats=own.winograd_repeats,
             coreference_one_way=own.coreference_one_way,

@@ -299,7 +299,10 @@ def training_splits(card: dict, tokenizer) -> dict:
 
     splits = corpus.split_corpus(corpus.corpus_pairs())
     if "continuation" in card:
-        splits = continuation_splits(splits, tokenizer, card["continuation"]["seed"])
+        run = card["continuation"]
+        splits = continuation_splits(
+            splits, tokenizer, run["seed"], added_phrasebook=run.get("added_phrasebook_repeats", 0) > 0
+        )
     return splits
 
 
