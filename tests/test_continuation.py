@@ -341,12 +341,11 @@ def _continued_card() -> dict:
 
 @pytest.mark.slow
 def test_every_classic_translates_exactly():
-    from viz_model.training.evaluate import evaluate_classics
+    from viz_model.training.evaluate import evaluate_classics, training_splits
 
     card = _continued_card()
     model, tokenizer, _ = checkpoint.load()
-    base = corpus.split_corpus(corpus.corpus_pairs())
-    train = continuation_splits(base, tokenizer, card["continuation"]["seed"])["train"]  # a continued tokenizer
+    train = training_splits(card, tokenizer)["train"]  # the continued model's own, read by its tokenizer
     result = evaluate_classics(model, tokenizer, train, log=lambda *_: None)
     n = len(load_classics())
     assert result["classics_exact_en2zh"] == f"{n}/{n}", result["classics_misses"][:10]

@@ -15,6 +15,7 @@ import time
 
 import torch
 
+from viz_model.corpus.continuation import extended_tokenizer
 from viz_model.model import checkpoint
 
 from .continuation import extended_model
@@ -22,12 +23,11 @@ from .loss import training_loss
 from .precision import FASTER_SHARE, bf16_is_faster, cpu_name, product_seconds, training_logits
 
 BATCH, SOURCE, TARGET = 128, 15, 16
-GROWN = 154  # the tokens the continuation appends to the vocabulary
 
 
-def _stepper(base, bf16: bool, generator: torch.Generator):
-    """A function running one training step of a fresh grown copy of `base` on a new random batch."""
-    model = extended_model(base, base.config.vocab_size + GROWN, seed=0).train()
+def _stepper(base, vocab_size: int, bf16: bool, generator: torch.Generator):
+    """A function running one training step of a copy of `base` grown to `vocab_size` on a new random batch."""
+    model = extended_model(base, vocab_size, seed=0).train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.98), weight_decay=0.1, fused=True)
 
     def step() -> None:
@@ -45,9 +45,10 @@ def _stepper(base, bf16: bool, generator: torch.Generator):
 
 def run(rounds: int = 3, steps: int = 5, threads: int = 2) -> dict:
     torch.set_num_threads(threads)
-    base, _, _ = checkpoint.load()
+    base, tokenizer, _ = checkpoint.load()
+    grown = len(extended_tokenizer(tokenizer))  # the vocabulary with the continuation's new tokens appended
     generator = torch.Generator().manual_seed(0)
-    steppers = {"float32": _stepper(base, False, generator), "bfloat16": _stepper(base, True, generator)}
+    steppers = {name: _stepper(base, grown, bf16, generator) for name, bf16 in (("float32", False), ("bfloat16", True))}
     times: dict[str, list[float]] = {name: [] for name in steppers}
     for _ in range(rounds):
         for name, step in steppers.items():  # taking turns: the machine's drift falls on both
