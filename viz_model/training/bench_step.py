@@ -21,6 +21,7 @@ from viz_model.model import checkpoint
 from .continuation import extended_model
 from .loss import training_loss
 from .precision import FASTER_SHARE, bf16_is_faster, cpu_name, product_seconds, training_logits
+from .step import adamw, optimizer_step
 
 BATCH, SOURCE, TARGET = 128, 15, 16
 
@@ -28,17 +29,13 @@ BATCH, SOURCE, TARGET = 128, 15, 16
 def _stepper(base, vocab_size: int, bf16: bool, generator: torch.Generator):
     """A function running one training step of a copy of `base` grown to `vocab_size` on a new random batch."""
     model = extended_model(base, vocab_size, seed=0).train()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.98), weight_decay=0.1, fused=True)
+    optimizer = adamw(model, lr=1e-4, weight_decay=0.1, fused=True)
 
     def step() -> None:
         src, dec_in, dec_out = (
             torch.randint(4, base.config.vocab_size, (BATCH, n), generator=generator) for n in (SOURCE, TARGET, TARGET)
         )
-        loss = training_loss(training_logits(model, src, dec_in, bf16), dec_out, 0, 0.1)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
+        optimizer_step(model, optimizer, training_loss(training_logits(model, src, dec_in, bf16), dec_out, 0, 0.1))
 
     return step
 

@@ -26,6 +26,7 @@ from viz_model.model.transformer import Transformer
 from .evaluate import evaluate
 from .examples import Example, collate, evaluating, make_examples, mean_loss
 from .precision import training_logits, with_products_decided
+from .step import adamw, optimizer_step
 
 # The shipped model's size: wide enough for ~9,000 words in two languages, small enough to show every number.
 SHIPPED_MODEL = {"d_model": 256, "n_heads": 4, "n_encoder_layers": 3, "n_decoder_layers": 3, "d_ff": 1024}
@@ -223,7 +224,7 @@ def train(
         f"matrix products in {'bfloat16' if cfg.bf16 else 'float32'}"
     )
 
-    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.peak_lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
+    optimizer = adamw(model, cfg.peak_lr, cfg.weight_decay)
     model.train()
     arithmetic_train = make_examples(
         [p for p in splits["train"] if p.topic == "arithmetic"], tokenizer, model_config.max_len
@@ -264,10 +265,7 @@ def train(
             ignore_index=tokenizer.pad_id,
             label_smoothing=cfg.label_smoothing,
         )
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
+        optimizer_step(model, optimizer, loss)
         tokens_seen += int((src != tokenizer.pad_id).sum() + (dec_out != tokenizer.pad_id).sum())
         window_loss += loss.item()
         window_steps += 1
