@@ -5,6 +5,7 @@ import shutil
 import pytest
 
 from tests.app_harness import ENV, all_text, errors, model_dir, open_app
+from viz_model.model import checkpoint
 
 
 def test_home_opens_on_the_default_sentence():
@@ -112,7 +113,7 @@ def test_a_broken_checkpoint_shows_one_friendly_error(tmp_path, monkeypatch):
     assert errors(at) == []
     assert len(at.error) == 1
     assert "checkpoint.pt" in at.error[0].value
-    assert "python -m viz_model.training.train" in all_text(at)
+    assert checkpoint.RESTORE_COMMAND in all_text(at)
     cache._load_translator.clear()
 
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from viz_model.model import checkpoint
-from viz_model.model.checkpoint import CARD_FILE, CHECKPOINT_FILE, REBUILD_COMMAND, VOCAB_FILE, CheckpointError
+from viz_model.model.checkpoint import CARD_FILE, CHECKPOINT_FILE, RESTORE_COMMAND, VOCAB_FILE, CheckpointError
 from viz_model.model.config import ModelConfig
 from viz_model.model.tokenizer import SPECIAL_TOKENS, Tokenizer
 from viz_model.model.transformer import Transformer
@@ -59,7 +59,7 @@ def _assert_error(directory, culprit):
     with pytest.raises(CheckpointError) as info:
         checkpoint.load(directory)
     message = str(info.value)
-    assert str(directory / culprit) in message and REBUILD_COMMAND in message
+    assert str(directory / culprit) in message and RESTORE_COMMAND in message
     assert info.value.path == directory / culprit
 
 

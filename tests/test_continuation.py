@@ -41,6 +41,8 @@ from viz_model.training.continuation import (
 from viz_model.training.loss import training_loss
 from viz_model.training.precision import bf16_is_faster
 
+FROM_SCRATCH = ["--continue-from", "assets/model_from_scratch"]  # the command line's starting model
+
 SLOW_FIXTURES = ("splits",)
 
 
@@ -314,7 +316,7 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
         bf16=False,
     )
     runs = [
-        continue_training(checkpoint.MODEL_DIR, c, model_dir=None, log=lambda *_: None, run_evaluation=False)
+        continue_training(checkpoint.FROM_SCRATCH_DIR, c, model_dir=None, log=lambda *_: None, run_evaluation=False)
         for c in (cfg, cfg, replace(cfg, bf16=True), replace(cfg, bf16=True), replace(cfg, bf16=None))
     ]
     first, second, bf16, bf16_again, by_cpu = (model.state_dict() for model, _, _ in runs)
@@ -325,7 +327,7 @@ def test_continuation_is_deterministic_given_seed_and_checkpoint(splits, tmp_pat
     assert not all(torch.equal(first[k], bf16[k]) for k in first)
     assert [card["continuation"]["bf16"] for _, _, card in runs] == [False, False, True, True, bf16_is_faster()]
     assert all(torch.equal(by_cpu[k], (bf16 if bf16_is_faster() else first)[k]) for k in first)
-    start, _, _ = checkpoint.load()
+    start, _, _ = checkpoint.load(checkpoint.FROM_SCRATCH_DIR)
     assert not torch.equal(
         first["encoder_layers.0.self_attention.w_q.weight"],
         start.state_dict()["encoder_layers.0.self_attention.w_q.weight"],
@@ -337,6 +339,13 @@ def _continued_card() -> dict:
     if "continuation" not in card:
         pytest.skip("the shipped model was trained without the continuation phase (its card records none)")
     return card
+
+
+def test_the_shipped_model_was_continued_from_the_from_scratch_checkpoint_kept_beside_it():
+    card = _continued_card()
+    kept = checkpoint.FROM_SCRATCH_DIR / checkpoint.CHECKPOINT_FILE
+    assert card["continuation"]["base_checkpoint_sha256"] == checkpoint.sha256(kept)
+    assert "continuation" not in checkpoint.load(checkpoint.FROM_SCRATCH_DIR)[2]  # trained from scratch itself
 
 
 @pytest.mark.slow
@@ -416,9 +425,9 @@ def test_the_controls_leave_frozen_weights_and_train_on_the_from_scratch_split_a
         steps=2, batch_size=8, train_pairs=100, threads=1, warmup_steps=1, added_pairs=False, frozen=("encoder_layers",)
     )
     model, _, card = continue_training(
-        checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+        checkpoint.FROM_SCRATCH_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
     )
-    start = checkpoint.load()[0].state_dict()
+    start = checkpoint.load(checkpoint.FROM_SCRATCH_DIR)[0].state_dict()
     after = model.state_dict()
     encoder = [k for k in after if k.startswith("encoder_layers") and after[k].is_floating_point()]
     assert encoder and all(torch.equal(after[k], start[k]) for k in encoder)
@@ -433,9 +442,7 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
 
     seen = []
     monkeypatch.setattr(continuation, "continue_training", lambda base, cfg, **kw: seen.append(cfg))
-    train.main(
-        ["--continue-from", "assets/model", "--no-added-pairs", "--peak-lr", "3e-5", "--freeze", "encoder_layers"]
-    )
+    train.main([*FROM_SCRATCH, "--no-added-pairs", "--peak-lr", "3e-5", "--freeze", "encoder_layers"])
     (cfg,) = seen
     assert (cfg.added_pairs, cfg.peak_lr, cfg.frozen, cfg.steps) == (
         False,
@@ -447,21 +454,21 @@ def test_the_continuation_options_reach_its_config(monkeypatch):
         train.TrainConfig.course_repeats,
         train.TrainConfig.coreference_repeats,
     )
-    train.main(["--continue-from", "assets/model", "--phrasebook-repeats", "8"])
+    train.main([*FROM_SCRATCH, "--phrasebook-repeats", "8"])
     assert seen[-1].phrasebook_repeats == 8 and seen[-1].added_pairs and seen[-1].bf16 is None
     assert seen[-1].added_phrasebook_repeats == 0  # a recipe without the option leaves the added phrasebook out
-    train.main(["--continue-from", "assets/model", "--added-phrasebook-repeats", "6"])
+    train.main([*FROM_SCRATCH, "--added-phrasebook-repeats", "6"])
     assert seen[-1].added_phrasebook_repeats == 6
-    train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--coreference-repeats", "4"])
+    train.main([*FROM_SCRATCH, "--classics-repeats", "250", "--coreference-repeats", "4"])
     assert (seen[-1].classics_repeats, seen[-1].coreference_repeats, seen[-1].winograd_repeats) == (250, 4, None)
-    train.main(["--continue-from", "assets/model", "--classics-repeats", "250", "--winograd-repeats", "500"])
+    train.main([*FROM_SCRATCH, "--classics-repeats", "250", "--winograd-repeats", "500"])
     assert (seen[-1].classics_repeats, seen[-1].winograd_repeats) == (250, 500)
-    train.main(["--continue-from", "assets/model", "--float32"])
+    train.main([*FROM_SCRATCH, "--float32"])
     assert seen[-1].bf16 is False
-    train.main(["--continue-from", "assets/model", "--bf16"])
+    train.main([*FROM_SCRATCH, "--bf16"])
     assert seen[-1].bf16 is True
     with pytest.raises(SystemExit):
-        train.main(["--continue-from", "assets/model", "--bf16", "--float32"])
+        train.main([*FROM_SCRATCH, "--bf16", "--float32"])
     with pytest.raises(SystemExit):
         train.main(["--peak-lr", "3e-5"])  # a continuation option without --continue-from
 
@@ -473,7 +480,7 @@ def test_more_phrasebook_passes_add_that_many_copies_of_its_examples_to_the_epoc
         cfg = ContinuationConfig(steps=1, batch_size=8, train_pairs=300, threads=1, warmup_steps=1,
                                  phrasebook_repeats=repeats)  # fmt: skip
         _, _, card = continue_training(
-            checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+            checkpoint.FROM_SCRATCH_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
         )
         epochs[repeats] = card["continuation"]["examples_per_epoch"]
     sample = random.Random(cfg.seed + 3).sample(corpus.split_corpus(corpus.corpus_pairs(seed=0), seed=0)["train"], 300)
@@ -490,7 +497,7 @@ def test_winograd_repeats_add_passes_over_the_winograd_classics_alone():
         cfg = ContinuationConfig(steps=1, batch_size=8, train_pairs=300, threads=1, warmup_steps=1,
                                  classics_repeats=250, winograd_repeats=winograd)  # fmt: skip
         _, _, card = continue_training(
-            checkpoint.MODEL_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
+            checkpoint.FROM_SCRATCH_DIR, cfg, model_dir=None, log=lambda *_: None, run_evaluation=False
         )
         epochs[winograd] = card["continuation"]["examples_per_epoch"]
     winograd_rows = [row for row in load_classics() if row[2].startswith("Winograd schema")]

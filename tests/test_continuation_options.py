@@ -16,6 +16,8 @@ from viz_model.model import checkpoint
 from viz_model.training.continuation import ContinuationConfig, continue_training, kept_due, snapshot_due
 from viz_model.training.examples import make_examples
 
+FROM_SCRATCH = ["--continue-from", "assets/model_from_scratch"]  # the command line's starting model
+
 # Three steps, the last two averaged, a resumable state after every step; every set added once (the recipe's
 # repeats only make the epoch longer to tokenize). A high rate moves each weight by far more than its float16
 # storage rounds, so a mean of the wrong snapshots cannot pass for the right one.
@@ -52,7 +54,7 @@ def test_kept_checkpoints_are_every_few_steps_within_the_last_ones_and_always_th
 def _run(cfg, tmp_path, name, state=None, keep=False):
     out = tmp_path / name
     continue_training(
-        checkpoint.MODEL_DIR,
+        checkpoint.FROM_SCRATCH_DIR,
         cfg,
         model_dir=out / "model",
         log=lambda *_: None,
@@ -78,6 +80,22 @@ def test_kept_checkpoints_hold_the_weights_of_their_step_not_the_mean(tmp_path):
         if weight.is_floating_point():
             assert torch.equal(second.state_dict()[name], after_two["model"][name].to(checkpoint.STORAGE_DTYPE).float())
     assert (second_card["continuation"]["steps_done"], third_card["continuation"]["steps_done"]) == (2, 3)
+
+
+@pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
+def test_stopping_after_a_step_writes_the_checkpoint_kept_at_that_step_of_the_whole_schedule(tmp_path):
+    plain = replace(TINY, steps=4, average_last=0)
+    whole = _run(replace(plain, keep_last=4, keep_every=1), tmp_path, "whole", keep=True)
+    stopped = _run(replace(plain, stop_after=3), tmp_path, "stopped")
+    three_step_schedule = _run(replace(plain, steps=3), tmp_path, "short")
+    kept = checkpoint.load(whole / "keep" / "step-00003")[0].state_dict()
+    model, _, card = checkpoint.load(stopped / "model")
+    assert (card["continuation"]["steps_done"], card["continuation"]["steps"]) == (3, 4)
+    assert all(torch.equal(weight, kept[name]) for name, weight in model.state_dict().items())
+    # The learning rate followed the four-step schedule (the third step's rate is the first that tells them
+    # apart, after one warm-up step and one at the peak): a three-step schedule ends elsewhere.
+    short = checkpoint.load(three_step_schedule / "model")[0].state_dict()
+    assert not all(torch.equal(weight, short[name]) for name, weight in model.state_dict().items())
 
 
 @pytest.mark.slow  # continues training: builds the corpus when no earlier test of its process has
@@ -143,12 +161,14 @@ def test_the_options_reach_the_continuation(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(continuation, "continue_training", lambda base, cfg, **kw: seen.append((cfg, kw)))
-    train.main(["--continue-from", "assets/model", "--average-last", "2000", "--save-last", str(tmp_path / "last")])
-    train.main(["--continue-from", "assets/model"])
-    train.main(["--continue-from", "assets/model", "--coreference-one-way"])
-    train.main(["--continue-from", "assets/model", "--keep-last", "2000", "--keep-dir", str(tmp_path / "keep")])
-    train.main(["--continue-from", "assets/model", "--keep-last", "2000"])  # nowhere to keep them: none kept
-    (averaged, kw), (plain, plain_kw), (one_way, _), (kept, kept_kw), (unkept, _) = seen
+    train.main([*FROM_SCRATCH, "--average-last", "2000", "--save-last", str(tmp_path / "last")])
+    train.main(FROM_SCRATCH)
+    train.main([*FROM_SCRATCH, "--coreference-one-way"])
+    train.main([*FROM_SCRATCH, "--keep-last", "2000", "--keep-dir", str(tmp_path / "keep")])
+    train.main([*FROM_SCRATCH, "--keep-last", "2000"])  # nowhere to keep them: none kept
+    train.main([*FROM_SCRATCH, "--steps", "6500", "--stop-after", "5500"])
+    (averaged, kw), (plain, plain_kw), (one_way, _), (kept, kept_kw), (unkept, _), (stopped, _) = seen
+    assert (stopped.steps, stopped.stop_after, plain.stop_after) == (6500, 5500, None)
     assert (kept.keep_last, kept_kw["keep_dir"]) == (2000, tmp_path / "keep")
     assert (plain.keep_last, plain_kw["keep_dir"], unkept.keep_last) == (0, None, 0)
     assert (averaged.average_last, kw["last_dir"]) == (2000, tmp_path / "last")

@@ -10,6 +10,7 @@ import torch
 
 from viz_model import corpus
 from viz_model.corpus import EN_NUMBERS, ZH_NUMBERS
+from viz_model.model.checkpoint import RESTORE_COMMAND
 from viz_model.model.decoding import beam_search, greedy_search
 from viz_model.model.translator import SearchSettings, Translator, normalise_direction, suggested_direction
 from viz_model.training.coreference_eval import named_referent
@@ -193,7 +194,7 @@ def test_translate_command_line_names_a_broken_checkpoint(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "checkpoint" in done.stderr or "model_card.json" in done.stderr
-    assert "python -m viz_model.training.train" in done.stderr
+    assert RESTORE_COMMAND in done.stderr
 
 
 def test_model_card_reports_the_bars(translator):

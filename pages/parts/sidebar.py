@@ -3,6 +3,8 @@ the sentence and its direction, one-click examples, and the translation with its
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from pages.parts.cache import closest_known, translate, translator
@@ -56,6 +58,7 @@ def sidebar() -> Translation | None:
     (after drawing the controls, so the language switch still works on the error page).
     """
     init_state()
+    st.html(input_hint_css(tr("app.press_enter")))
     with st.sidebar:
         st.segmented_control(
             t("app.language", "en") + " / " + t("app.language", "zh"),
@@ -105,6 +108,19 @@ def sidebar() -> Translation | None:
     with st.sidebar:
         show_translation(result, compact=True)
     return result
+
+
+def input_hint_css(words: str) -> str:
+    """CSS that writes `words` for the "Press Enter to apply" Streamlit puts under every text box in English,
+    whatever the page's language (nothing in Streamlit translates it). It is the first note of
+    InputInstructions; the second, the characters typed of the most allowed, stays as it is."""
+    first_note = '[data-testid="InputInstructions"] > span:first-child'
+    # A JSON string is a CSS string too, its quotes and backslashes escaped (the characters themselves kept:
+    # CSS does not read JSON's \uXXXX).
+    return (
+        f"<style>{first_note} {{ font-size: 0; }} "
+        f"{first_note}::after {{ content: {json.dumps(words, ensure_ascii=False)}; font-size: 0.75rem; }}</style>"
+    )
 
 
 def _direction_switch_notice() -> None:
@@ -179,7 +195,7 @@ def show_translation(result: Translation, compact: bool = False) -> None:
 
 
 def show_checkpoint_error(err: checkpoint.CheckpointError) -> None:
-    """One page-level message naming the broken file and the command that rebuilds it (no traceback)."""
+    """One page-level message naming the broken file and the command that restores it (no traceback)."""
     st.error(
         f"**{tr('common.checkpoint_error_title')}**  \n"
         + tr("common.checkpoint_error", path=err.path, problem=md(err.problem)),

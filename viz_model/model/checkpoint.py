@@ -1,7 +1,7 @@
 """Saving and loading the shipped model: checkpoint, vocabulary and model card, checked on load.
 
 Every way loading can fail (missing, truncated, corrupted, wrong format or version, not matching the card)
-raises one `CheckpointError` that names the file and the command that rebuilds it, so the app can show a
+raises one `CheckpointError` that names the file and the command that restores it, so the app can show a
 single friendly message instead of a traceback.
 """
 
@@ -20,8 +20,12 @@ from .transformer import Transformer
 FORMAT = "attention-lab-checkpoint"
 VERSION = 1
 MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "model"
+# The from-scratch model the shipped one was continued from (`train --continue-from`, docs/model.md): kept so
+# that the continuation is reproducible without the hours of training from scratch.
+FROM_SCRATCH_DIR = MODEL_DIR.with_name("model_from_scratch")
 CHECKPOINT_FILE, VOCAB_FILE, CARD_FILE = "checkpoint.pt", "vocab.json", "model_card.json"
-REBUILD_COMMAND = "python -m viz_model.training.train"
+# The shipped files are in the repository; retraining them takes hours (docs/model.md, "Training").
+RESTORE_COMMAND = "git checkout -- assets/model"
 # Weights are stored in float16: half the file (the repository ships it) for a change in the weights' fifth
 # significant digit. The model in memory computes in float32 on exactly the stored values: `round_to_storage`
 # is applied before a trained model is evaluated and saved, so the card's figures are the shipped model's.
@@ -29,11 +33,11 @@ STORAGE_DTYPE = torch.float16
 
 
 class CheckpointError(RuntimeError):
-    """The shipped model cannot be loaded; `path` is the culprit, `command` rebuilds it."""
+    """The shipped model cannot be loaded; `path` is the culprit, `command` restores it."""
 
     def __init__(self, path: Path, problem: str):
-        self.path, self.problem, self.command = Path(path), problem, REBUILD_COMMAND
-        super().__init__(f"{path}: {problem}. Rebuild the model with: {REBUILD_COMMAND}")
+        self.path, self.problem, self.command = Path(path), problem, RESTORE_COMMAND
+        super().__init__(f"{path}: {problem}. Restore the shipped model with: {RESTORE_COMMAND}")
 
 
 def sha256(path: Path) -> str:

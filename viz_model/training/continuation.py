@@ -1,4 +1,4 @@
-"""Continue training the shipped model: `python -m viz_model.training.train --continue-from assets/model`.
+"""Continue training a trained model: `python -m viz_model.training.train --continue-from assets/model_from_scratch`.
 
 A from-scratch run takes 1.8 hours on a CPU with AMX and about 5.5 on one without; a change to the corpus
 (the classroom classics, coreference by kind: `corpus.continuation`) is taught instead by a short phase from
@@ -78,10 +78,8 @@ class ContinuationConfig:
     # min): development Chinese -> English 60.5 instead of 59.3, but the added pairs were learnt far less
     # (classics 148 / 232 exact, referent 81 %) and everyday chrF stayed 61.7 (docs/model.md). Off by default.
     distillation: float = 0.0
-    # Controls. False: the from-scratch training split alone (no classics, no coreference by kind), the
-    # continuation's procedure measured by itself. `frozen`: parameter-name prefixes left as they were (e.g.
-    # "encoder_layers"). Trained this way for 600 steps, the from-scratch split alone lost as much of the
-    # development set's Chinese -> English as the whole recipe (docs/model.md).
+    # Controls. False: the from-scratch training split alone (no classics, no coreference by kind); `frozen`:
+    # parameter-name prefixes left as they were (e.g. "encoder_layers"). docs/model.md has what they showed.
     added_pairs: bool = True
     frozen: tuple[str, ...] = ()
     # None: decided on the machine as in the from-scratch phase (TrainConfig.bf16); recorded in the card. The
@@ -96,6 +94,9 @@ class ContinuationConfig:
     # for choosing among them on the development set and confirming the choice on the confirmation set.
     keep_last: int = 0
     keep_every: int = 250
+    # Stop after this many of the `steps` (None: all), the learning rate following the whole schedule: the
+    # step a kept checkpoint was chosen at, written by the command itself.
+    stop_after: int | None = None
     seed: int = 0
     threads: int = 2
     log_every: int = 50
@@ -221,7 +222,7 @@ def continue_training(
     rehearsal = batches(arithmetic, cfg.batch_size, random.Random(f"continue-a-{cfg.seed}-{first_step}"))
     model.train()
     start = time.time() - seconds
-    for step in range(first_step, cfg.steps):
+    for step in range(first_step, cfg.stop_after or cfg.steps):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
         batch = next(
@@ -242,10 +243,10 @@ def continue_training(
             kept = checkpoint.round_to_storage(copy.deepcopy(model)).eval()
             kept_card = card_at(kept, time.time() - start, tokens_seen, losses)
             checkpoint.save(kept, tokenizer, kept_card, Path(keep_dir) / f"step-{step + 1:05d}")
-        if (step + 1) % cfg.log_every == 0 or step + 1 == cfg.steps:
+        if (step + 1) % cfg.log_every == 0 or step + 1 in (cfg.steps, cfg.stop_after):
             elapsed = time.time() - start
             window = losses[-cfg.log_every :]
-            left = elapsed / (step + 1 - first_step or 1) * (cfg.steps - step - 1)
+            left = elapsed / (step + 1 - first_step or 1) * ((cfg.stop_after or cfg.steps) - step - 1)
             log(
                 f"step {step + 1:5d}/{cfg.steps}  loss {sum(window) / len(window):.3f}  "
                 f"lr {learning_rate(step, cfg):.2e}  {elapsed / 60:.1f} min, ~{left / 60:.1f} min left"
@@ -274,7 +275,7 @@ def continue_training(
     checkpoint.round_to_storage(model)
     model.eval()
     if run_evaluation:  # a greedy pass over the classics: about 100 s on one thread
-        log(f"classics exact (greedy) after {cfg.steps} steps: {greedy_exact(model, classics, tokenizer):.0%}")
+        log(f"classics exact (greedy) after {len(losses)} steps: {greedy_exact(model, classics, tokenizer):.0%}")
     card = card_at(model, train_seconds, tokens_seen, losses)
     if run_evaluation:  # the validation loss too: a pass over the whole split, half a short run's time
         card["continuation"]["validation_loss"] = round(
@@ -358,6 +359,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
         help=f"keep checkpoints every {ContinuationConfig.keep_every} steps of the last N",
     )
     parser.add_argument("--keep-dir", type=Path, default=None, help="with --keep-last: where (DIR/step-NNNN)")
+    parser.add_argument("--stop-after", type=int, default=None, help="stop after N of the schedule's steps")
     products = parser.add_mutually_exclusive_group()
     products.add_argument("--float32", action="store_true", help="float32 products even where bfloat16 is faster")
     products.add_argument("--bf16", action="store_true", help="bfloat16 products even where float32 is faster")
@@ -384,6 +386,7 @@ def main_continue(args, extra: list[str] = ()) -> None:
             coreference_one_way=own.coreference_one_way,
             average_last=own.average_last,
             keep_last=own.keep_last if own.keep_dir else 0,
+            stop_after=own.stop_after,
             bf16=False if own.float32 else True if own.bf16 else None,
             **repeats,
         ),

@@ -7,7 +7,8 @@ a point on the straight line between them keeps much of both (WiSE-FT: Wortsman 
 of zero-shot models", 2022): α = 0 is the starting model, α = 1 the continued one. On this model's continuation the
 development set's loss comes early on the line and the classics late, so no α keeps both (docs/model.md).
 
-    python -m viz_model.training.interpolate --start assets/model --continued RUN/model --alpha 0.7 --out OUT
+    python -m viz_model.training.interpolate --start assets/model_from_scratch --continued RUN/model \
+        --alpha 0.7 --out OUT
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 sacrebleu's paired bootstrap resampling test (Koehn 2004, as in Moses' bootstrap-hypothesis-difference-
 significance.pl): the same resampled sentences score both models, many times over, and the p-value is how often
 a resample's difference is at least the observed one once centred. `python -m viz_model.training.evaluate
---confirm --against assets/model --model-dir CANDIDATE` reports it for chrF and BLEU in each direction.
+--confirm --against assets/model_from_scratch --model-dir CANDIDATE` reports it for chrF and BLEU in each direction.
 """
 
 from __future__ import annotations

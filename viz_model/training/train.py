@@ -358,7 +358,7 @@ def main(argv=None):
         "--continue-from",
         type=Path,
         default=None,
-        help="continue this trained model (e.g. assets/model) with the classics and coreference by kind added",
+        help="continue this trained model (e.g. assets/model_from_scratch) with the classics and more added",
     )
     args, extra = parser.parse_known_args(argv)  # the continuation's own options: see continuation.main_continue
     if args.continue_from is not None:
