@@ -41,7 +41,7 @@ from viz_model.training.continuation import (
 from viz_model.training.loss import training_loss
 from viz_model.training.precision import bf16_is_faster
 
-FROM_SCRATCH = ["--continue-from", "assets/model_from_scratch"]  # the command line's starting model
+FROM_SCRATCH = ["--continue-from", str(checkpoint.FROM_SCRATCH_DIR)]  # the command line's starting model
 
 SLOW_FIXTURES = ("splits",)
 

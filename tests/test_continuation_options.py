@@ -16,7 +16,7 @@ from viz_model.model import checkpoint
 from viz_model.training.continuation import ContinuationConfig, continue_training, kept_due, snapshot_due
 from viz_model.training.examples import make_examples
 
-FROM_SCRATCH = ["--continue-from", "assets/model_from_scratch"]  # the command line's starting model
+FROM_SCRATCH = ["--continue-from", str(checkpoint.FROM_SCRATCH_DIR)]  # the command line's starting model
 
 # Three steps, the last two averaged, a resumable state after every step; every set added once (the recipe's
 # repeats only make the epoch longer to tokenize). A high rate moves each weight by far more than its float16
@@ -49,6 +49,10 @@ def test_kept_checkpoints_are_every_few_steps_within_the_last_ones_and_always_th
     cfg = ContinuationConfig(steps=1000, keep_last=600, keep_every=250)
     assert [step + 1 for step in range(1000) if kept_due(step, cfg)] == [500, 750, 1000]
     assert not any(kept_due(step, ContinuationConfig(steps=1000)) for step in range(1000))
+    # A run stopped early keeps (and averages) within its own last steps, its last one included.
+    stopped = ContinuationConfig(steps=1000, stop_after=700, keep_last=600, average_last=100, average_every=50)
+    assert [step + 1 for step in range(700) if kept_due(step, stopped)] == [250, 500, 700]
+    assert [step + 1 for step in range(700) if snapshot_due(step, stopped)] == [650, 700]
 
 
 def _run(cfg, tmp_path, name, state=None, keep=False):

@@ -94,9 +94,7 @@ class ContinuationConfig:
     # for choosing among them on the development set and confirming the choice on the confirmation set.
     keep_last: int = 0
     keep_every: int = 250
-    # Stop after this many of the `steps` (None: all), the learning rate following the whole schedule: the
-    # step a kept checkpoint was chosen at, written by the command itself.
-    stop_after: int | None = None
+    stop_after: int | None = None  # stop after N of `steps` (a kept step chosen), the rate on the whole schedule
     seed: int = 0
     threads: int = 2
     log_every: int = 50
@@ -222,7 +220,7 @@ def continue_training(
     rehearsal = batches(arithmetic, cfg.batch_size, random.Random(f"continue-a-{cfg.seed}-{first_step}"))
     model.train()
     start = time.time() - seconds
-    for step in range(first_step, cfg.stop_after or cfg.steps):
+    for step in range(first_step, steps_run(cfg)):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, cfg)
         batch = next(
@@ -243,10 +241,10 @@ def continue_training(
             kept = checkpoint.round_to_storage(copy.deepcopy(model)).eval()
             kept_card = card_at(kept, time.time() - start, tokens_seen, losses)
             checkpoint.save(kept, tokenizer, kept_card, Path(keep_dir) / f"step-{step + 1:05d}")
-        if (step + 1) % cfg.log_every == 0 or step + 1 in (cfg.steps, cfg.stop_after):
+        if (step + 1) % cfg.log_every == 0 or step + 1 == steps_run(cfg):
             elapsed = time.time() - start
             window = losses[-cfg.log_every :]
-            left = elapsed / (step + 1 - first_step or 1) * ((cfg.stop_after or cfg.steps) - step - 1)
+            left = elapsed / (step + 1 - first_step or 1) * (steps_run(cfg) - step - 1)
             log(
                 f"step {step + 1:5d}/{cfg.steps}  loss {sum(window) / len(window):.3f}  "
                 f"lr {learning_rate(step, cfg):.2e}  {elapsed / 60:.1f} min, ~{left / 60:.1f} min left"
@@ -313,21 +311,24 @@ def repeated_pairs(train: list, cfg: ContinuationConfig) -> list:
     return repeated + [p for p in added_phrases for _ in range(cfg.added_phrasebook_repeats - 1)]
 
 
+def steps_run(cfg: ContinuationConfig) -> int:
+    """The steps a run takes: `stop_after` of the schedule's if set (the last steps averaged or kept are these)."""
+    return cfg.stop_after or cfg.steps
+
+
 def snapshot_due(step: int, cfg: ContinuationConfig) -> bool:
     """Whether the weights after step `step` (0-based) join the mean: every `average_every` steps within the
     last `average_last`, and the last step's always."""
-    return every_within_last(step, cfg.steps, cfg.average_last, cfg.average_every)
+    return every_within_last(step, steps_run(cfg), cfg.average_last, cfg.average_every)
 
 
 def kept_due(step: int, cfg: ContinuationConfig) -> bool:
-    """Whether the checkpoint after step `step` (0-based) is kept: every `keep_every` steps within the last
-    `keep_last`, the last step's included."""
-    return cfg.keep_last > 0 and every_within_last(step, cfg.steps, cfg.keep_last, cfg.keep_every)
+    """Whether the checkpoint after step `step` (0-based) is kept: every `keep_every` within the last `keep_last`."""
+    return cfg.keep_last > 0 and every_within_last(step, steps_run(cfg), cfg.keep_last, cfg.keep_every)
 
 
 def every_within_last(step: int, steps: int, last: int, every: int) -> bool:
-    """Step `step` (0-based) of `steps` is due: a multiple of `every` within the last `last` steps, or the
-    last step."""
+    """Step `step` (0-based) of `steps` is due: a multiple of `every` within the last `last`, or the last."""
     done = step + 1
     return done == steps or (done > steps - last and done % every == 0)
 
